@@ -1,0 +1,16 @@
+// Unit specs live beside the code (apps/, libs/); end-to-end specs in test/ boot the real
+// gateway and services on port 0. Everything here runs offline on the committed fixtures.
+const { pathsToModuleNameMapper } = require('ts-jest');
+const { compilerOptions } = require('./tsconfig.json');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/extended/'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
+  testTimeout: 60000,
+  maxWorkers: 2,
+};
