@@ -1,0 +1,4 @@
+import type { ServiceConfig } from '@tessera/config';
+
+export type EmbeddingsServiceConfig = ServiceConfig;
+export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');

@@ -1,0 +1,64 @@
+// Serves the Embeddings gRPC service (and grpc.health.v1) for the app's lifetime.
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { status } from '@grpc/grpc-js';
+import {
+  GrpcServerHost,
+  GrpcStatusError,
+  type EmbeddingsHandlers,
+  type ListModelsResponse,
+} from '@tessera/contracts';
+import { tracedUnary } from '@tessera/observability';
+import { EmbedHandler } from './embed.handler';
+import { EmbeddingModels } from './embedding-models';
+import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';
+
+@Injectable()
+export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(EmbeddingsGrpcServer.name);
+  readonly host: GrpcServerHost;
+  private loading: Promise<void> | null = null;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: EmbeddingsServiceConfig,
+    private readonly models: EmbeddingModels,
+    embedHandler: EmbedHandler,
+  ) {
+    const handlers: EmbeddingsHandlers = {
+      Embed: tracedUnary('tessera.v1.Embeddings/Embed', async (request, call, span) => {
+        if (call.cancelled) throw new GrpcStatusError(status.CANCELLED, 'cancelled by the caller');
+        return embedHandler.embed(request, span);
+      }),
+      ListModels: tracedUnary(
+        'tessera.v1.Embeddings/ListModels',
+        async (): Promise<ListModelsResponse> => ({ models: this.models.list() }),
+      ),
+    };
+    this.host = new GrpcServerHost('embeddings', handlers);
+  }
+
+  /**
+   * Listens first and loads in the background, so health answers NOT_SERVING (and /healthz
+   * answers) while models load; `whenReady` settles when they are warm or failed to load.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const port = await this.host.listen(this.config.host, this.config.grpcPort);
+    this.logger.log(`gRPC listening on ${this.config.host}:${port}`);
+    this.loading = this.models.load().then(() => this.host.setServing(true));
+    this.loading.catch(() => undefined); // reported through whenReady()
+  }
+
+  whenReady(): Promise<void> {
+    if (!this.loading) throw new Error('the embeddings gRPC server has not been started');
+    return this.loading;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.host.close();
+  }
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { EmbedResponse__Output } from '@tessera/contracts';
+import { GEN_AI } from '@tessera/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MODEL_ROUTER } from '../gateway.tokens';
+import type { ModelRouter } from '../routing/model-router';
+import { UpstreamClients } from '../upstream/upstream-clients';
+import { parseEmbeddingsRequest } from './embeddings.request';
+import { toOpenAIEmbeddings, type OpenAIEmbeddingsResponse } from './embeddings.response';
+
+@Controller('v1/embeddings')
+export class EmbeddingsController {
+  constructor(
+    private readonly upstreams: UpstreamClients,
+    @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  async create(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OpenAIEmbeddingsResponse> {
+    const embeddings = parseEmbeddingsRequest(body);
+    const model = this.router.route(embeddings.model, 'embeddings');
+    request.tesseraModel = model.id;
+    request.tesseraSpan?.setAttribute(GEN_AI.requestModel, embeddings.model);
+    const response = await this.upstreams.unary<'embeddings', EmbedResponse__Output>(
+      'embeddings',
+      'Embed',
+      (client, metadata, options, callback) =>
+        client.Embed(
+          {
+            model: model.id,
+            inputs: embeddings.inputs,
+            dimensions: embeddings.dimensions ?? 0,
+            user: embeddings.user,
+          },
+          metadata,
+          options,
+          callback,
+        ),
+      { request, reply },
+    );
+    request.tesseraSpan?.setAttribute(GEN_AI.inputTokens, response.usage?.prompt_tokens ?? 0);
+    return toOpenAIEmbeddings(response, embeddings.encodingFormat, embeddings.model);
+  }
+}

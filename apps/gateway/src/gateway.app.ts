@@ -1,0 +1,42 @@
+// Builds the gateway application: Nest on Fastify with the body limit, the request hooks and
+// the OpenAI error envelope.
+// Used by main.ts and by the end-to-end tests.
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { GatewayConfig } from '@tessera/config';
+import { METRICS_REGISTRY } from '@tessera/observability';
+import type { Registry } from 'prom-client';
+import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
+import { GatewayModule } from './gateway.module';
+import { ApiKeyVerifier } from './http/api-key.verifier';
+import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
+import { HttpMetrics } from './http/http.metrics';
+import { registerJsonBodyParser } from './http/json-body.parser';
+
+export async function createGatewayApp(
+  config: GatewayConfig,
+  options: { logger?: false } = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => requestIdOf(request.headers),
+    // Generation can take minutes; the per-call gRPC deadline bounds the work instead.
+    requestTimeout: 0,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.forRoot(config),
+    adapter,
+    { ...options, bodyParser: false },
+  );
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBodyParser(fastify, config.bodyLimitBytes);
+  registerGatewayHooks(fastify, {
+    verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
+    metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
+  });
+  app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
+  app.enableShutdownHooks();
+  return app;
+}

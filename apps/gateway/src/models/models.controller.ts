@@ -1,0 +1,68 @@
+// GET /v1/models and /v1/models/{id}: what the capability services report they have loaded,
+// each as an OpenAI model object plus the Tessera `capabilities` it serves.
+import { Controller, Get, Inject, Param } from '@nestjs/common';
+import type { Capability, ListModelsResponse, ModelInfo } from '@tessera/contracts';
+import { OpenAIError } from '../errors/openai-error';
+import { MODEL_ROUTER } from '../gateway.tokens';
+import type { ModelRouter } from '../routing/model-router';
+import { UpstreamClients } from '../upstream/upstream-clients';
+
+export interface OpenAIModel {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+  capabilities: string[];
+  aliases: string[];
+}
+
+const LIST_TIMEOUT_MS = 2000;
+
+@Controller('v1/models')
+export class ModelsController {
+  constructor(
+    private readonly upstreams: UpstreamClients,
+    @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
+  ) {}
+
+  @Get()
+  async list(): Promise<{ object: 'list'; data: OpenAIModel[] }> {
+    const perService = await Promise.all(
+      this.upstreams.configured().map((capability) => this.listOf(capability).catch(() => [])),
+    );
+    return { object: 'list', data: perService.flat().map(toOpenAIModel) };
+  }
+
+  @Get(':id')
+  async retrieve(@Param('id') id: string): Promise<OpenAIModel> {
+    const routed = this.router.find(id);
+    if (!routed) throw OpenAIError.modelNotFound(id);
+    // An upstream that does not answer is a 503 here, not a "no such model".
+    const models = await this.listOf(routed.capability);
+    const model = models.find((m) => m.id === routed.id);
+    if (!model) throw OpenAIError.modelNotFound(id);
+    return toOpenAIModel(model);
+  }
+
+  private async listOf(capability: Capability): Promise<ModelInfo[]> {
+    const response = await this.upstreams.unary<Capability, ListModelsResponse>(
+      capability,
+      'ListModels',
+      (client, metadata, options, callback) => client.ListModels({}, metadata, options, callback),
+      undefined,
+      LIST_TIMEOUT_MS,
+    );
+    return response.models ?? [];
+  }
+}
+
+function toOpenAIModel(model: ModelInfo): OpenAIModel {
+  return {
+    id: model.id ?? '',
+    object: 'model',
+    created: Number(model.created ?? 0),
+    owned_by: model.owned_by || 'tessera',
+    capabilities: model.capabilities ?? [],
+    aliases: model.aliases ?? [],
+  };
+}

@@ -1,0 +1,70 @@
+// The gateway's configuration, from the environment.
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import { CAPABILITIES, type Capability } from '@tessera/contracts';
+import { ConfigError, parseEnv, port, positiveInt } from './env.schema';
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  /** Accepted bearer keys; empty only when auth is explicitly disabled. */
+  apiKeys: string[];
+  authDisabled: boolean;
+  modelsFile: string;
+  /** gRPC target per capability; a capability without one answers 503. */
+  upstreams: Partial<Record<Capability, string>>;
+  requestTimeoutMs: number;
+  bodyLimitBytes: number;
+}
+
+const upstreamVariable = (capability: Capability): string =>
+  `TESSERA_${capability.toUpperCase()}_ADDR`;
+
+const schema = z.object({
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: port.default(8080),
+  TESSERA_API_KEYS: z.string().optional(),
+  TESSERA_API_KEYS_FILE: z.string().optional(),
+  TESSERA_AUTH: z.enum(['enabled', 'disabled']).default('enabled'),
+  TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
+  TESSERA_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+  TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
+  ...Object.fromEntries(CAPABILITIES.map((c) => [upstreamVariable(c), z.string().optional()])),
+});
+
+function readKeys(env: z.infer<typeof schema>): string[] {
+  const fromFile = env.TESSERA_API_KEYS_FILE
+    ? fs.readFileSync(env.TESSERA_API_KEYS_FILE, 'utf8').split(/[\n,]/)
+    : [];
+  const fromEnv = env.TESSERA_API_KEYS ? env.TESSERA_API_KEYS.split(',') : [];
+  return [...fromEnv, ...fromFile].map((key) => key.trim()).filter((key) => key !== '');
+}
+
+export function loadGatewayConfig(
+  env: Record<string, string | undefined> = process.env,
+): GatewayConfig {
+  const parsed = parseEnv(schema, env);
+  const apiKeys = readKeys(parsed);
+  const authDisabled = parsed.TESSERA_AUTH === 'disabled';
+  if (apiKeys.length === 0 && !authDisabled) {
+    throw new ConfigError(
+      'no API key configured: set TESSERA_API_KEYS (comma-separated) or TESSERA_API_KEYS_FILE, ' +
+        'or set TESSERA_AUTH=disabled to serve without authentication',
+    );
+  }
+  const upstreams: Partial<Record<Capability, string>> = {};
+  for (const capability of CAPABILITIES) {
+    const address = (parsed as Record<string, unknown>)[upstreamVariable(capability)];
+    if (typeof address === 'string' && address !== '') upstreams[capability] = address;
+  }
+  return {
+    host: parsed.HOST,
+    port: parsed.PORT,
+    apiKeys,
+    authDisabled,
+    modelsFile: parsed.TESSERA_MODELS_FILE,
+    upstreams,
+    requestTimeoutMs: parsed.TESSERA_REQUEST_TIMEOUT_MS,
+    bodyLimitBytes: parsed.TESSERA_BODY_LIMIT_BYTES,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './env.schema';
+export * from './gateway.config';
+export * from './service.config';

@@ -1,0 +1,65 @@
+// The one place that says how the contracts are loaded and how channels behave, shared by every
+// client (gateway) and server (capability services) so both sides always agree.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ChannelOptions } from '@grpc/grpc-js';
+import type { Options } from '@grpc/proto-loader';
+
+export const PROTO_LOADER_OPTIONS: Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+};
+
+/**
+ * Finds `proto/` by walking up from this file: the same code runs from `libs/…/src` (ts-jest),
+ * from `dist/libs/…/src` (built) and from an image where both sit under the app root.
+ * `TESSERA_PROTO_DIR` overrides it.
+ */
+export function protoRoot(): string {
+  const fromEnv = process.env.TESSERA_PROTO_DIR;
+  if (fromEnv) return fromEnv;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'proto');
+    if (fs.existsSync(path.join(candidate, 'tessera', 'v1', 'common.proto'))) return candidate;
+    if (path.dirname(dir) === dir) {
+      throw new Error(`proto/tessera/v1 not found above ${__dirname}; set TESSERA_PROTO_DIR`);
+    }
+  }
+}
+
+// Transcription uploads stream in chunks, so no message needs more than the default 4 MiB;
+// the limits are explicit so that a change of default never surprises us.
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** Server side: keepalive so idle connections from the gateway are noticed when peers vanish. */
+export const SERVER_CHANNEL_OPTIONS: ChannelOptions = {
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_permit_without_calls': 1,
+};
+
+/**
+ * Client side: balance per call across every address DNS returns (headless Services in
+ * Kubernetes), because one long-lived HTTP/2 connection would pin all calls to one pod.
+ */
+export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_permit_without_calls': 1,
+  'grpc.dns_min_time_between_resolutions_ms': 5_000,
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+};
+
+/** `host:port` → `dns:///host:port`, so grpc-js resolves every address and balances over them. */
+export function grpcTarget(address: string): string {
+  return /^[a-z][a-z0-9+.-]*:/i.test(address) && !/^[^:]+:\d+$/.test(address)
+    ? address
+    : `dns:///${address}`;
+}

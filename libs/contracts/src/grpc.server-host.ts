@@ -1,0 +1,63 @@
+// Hosts one capability's gRPC service plus the standard grpc.health.v1 service on one port.
+// Health starts NOT_SERVING and turns SERVING only when the app says its models are warm.
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { qualifiedServiceName, type Capability } from './capability';
+import { SERVER_CHANNEL_OPTIONS } from './grpc.options';
+import { loadService } from './grpc.package';
+
+export class GrpcServerHost {
+  private readonly server = new grpc.Server(SERVER_CHANNEL_OPTIONS);
+  private readonly health: HealthImplementation;
+  private readonly serviceName: string;
+  private boundPort: number | null = null;
+
+  constructor(
+    capability: Capability,
+    handlers: grpc.UntypedServiceImplementation,
+  ) {
+    this.serviceName = qualifiedServiceName(capability);
+    this.server.addService(loadService(capability).service, handlers);
+    // '' is the whole server, as Kubernetes' gRPC probes ask by default.
+    this.health = new HealthImplementation({ '': 'NOT_SERVING', [this.serviceName]: 'NOT_SERVING' });
+    this.health.addToServer(this.server);
+  }
+
+  /** Binds `host:port` (port 0 picks a free one) and returns the bound port. */
+  async listen(host: string, port: number): Promise<number> {
+    const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+    this.boundPort = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      ),
+    );
+    return this.boundPort;
+  }
+
+  get port(): number {
+    if (this.boundPort === null) throw new Error('gRPC server is not listening yet');
+    return this.boundPort;
+  }
+
+  setServing(serving: boolean): void {
+    const status = serving ? 'SERVING' : 'NOT_SERVING';
+    this.health.setStatus('', status);
+    this.health.setStatus(this.serviceName, status);
+  }
+
+  /** Stops accepting calls, lets in-flight calls finish for up to `graceMs`, then forces. */
+  async close(graceMs = 10_000): Promise<void> {
+    this.setServing(false);
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      force.unref();
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,14 @@
+export * from './capability';
+export * from './grpc.options';
+export * from './grpc.package';
+export * from './grpc-error';
+export * from './grpc.server-host';
+export * from './grpc.health-client';
+export type * from './generated/tessera/v1/EmbedRequest';
+export type * from './generated/tessera/v1/EmbedResponse';
+export type * from './generated/tessera/v1/EmbedInput';
+export type * from './generated/tessera/v1/Embedding';
+export type * from './generated/tessera/v1/ListModelsResponse';
+export type * from './generated/tessera/v1/ModelInfo';
+export type * from './generated/tessera/v1/Usage';
+export type { EmbeddingsClient, EmbeddingsHandlers } from './generated/tessera/v1/Embeddings';

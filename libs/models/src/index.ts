@@ -1,0 +1,19 @@
+// Public API of @tessera/models: the models file, and the store that turns model sources into
+// local directories (pulling from the Hugging Face Hub ahead of time, never at request time).
+export type { HubSource, LocalSource, ModelSource, ModelSpec, ModelsFile } from './model-spec';
+export { loadModelsFile, parseModelsFile } from './models-file.loader';
+export { ModelsFileError, type ModelsFileProblem } from './models-file.error';
+export { findModel, modelsFor } from './models-file.query';
+export { DTYPES, DTYPE_FILE_SUFFIXES, onnxFileFor, type Dtype } from './onnx-file.naming';
+export { ModelStore, type ModelAvailability } from './model-store';
+export type { ModelStoreOptions, ResolvedModelStoreOptions } from './model-store.options';
+export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
+export {
+  DownloadIntegrityError,
+  HubOfflineError,
+  HubResponseError,
+  HubUnreachableError,
+  ModelDownloadError,
+  ModelNotAvailableError,
+} from './model-store.errors';
+export { SNAPSHOT_MANIFEST_FILE } from './snapshot.manifest';

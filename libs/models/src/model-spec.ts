@@ -1,0 +1,46 @@
+import type { Capability } from '@tessera/contracts';
+import type { Dtype } from './onnx-file.naming';
+
+/** A model on the Hugging Face Hub, pinned to a branch, tag or commit (`main` when not given). */
+export interface HubSource {
+  readonly kind: 'hf';
+  /** `org/name` */
+  readonly repo: string;
+  readonly revision: string;
+  /** As written in the models file, e.g. `hf:Xenova/all-MiniLM-L6-v2`. */
+  readonly raw: string;
+}
+
+/** A model directory on local disk (a mounted volume, a fixture, a copied export). */
+export interface LocalSource {
+  readonly kind: 'local';
+  /** Absolute; a relative path in the models file is taken from the models file's directory. */
+  readonly path: string;
+  readonly raw: string;
+}
+
+export type ModelSource = HubSource | LocalSource;
+
+/** One validated entry of the models file. */
+export interface ModelSpec {
+  /** Public model id, unique across the models file. */
+  readonly id: string;
+  readonly capability: Capability;
+  readonly source: ModelSource;
+  /** Explicit ONNX file inside the model directory (excludes `dtype`). */
+  readonly file?: string;
+  /** transformers.js dtype choosing `onnx/<graph><suffix>.onnx` (excludes `file`). */
+  readonly dtype?: Dtype;
+  /** Other names clients may send for this model (e.g. `text-embedding-3-small`). */
+  readonly aliases: string[];
+  /** Shown as `owned_by` in `GET /v1/models` (named as in the models file and the API). */
+  readonly owned_by: string;
+  /** Capability-specific settings; each capability service validates its own. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+export interface ModelsFile {
+  /** Absolute path of the file the specs were read from. */
+  readonly path: string;
+  readonly models: readonly ModelSpec[];
+}

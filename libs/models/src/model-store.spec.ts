@@ -1,0 +1,433 @@
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FakeHub, FILE_LIST } from '../test/fake-hub.server';
+import { parseModelsFile } from './models-file.loader';
+import type { ModelSpec } from './model-spec';
+import { ModelStore } from './model-store';
+import {
+  DownloadIntegrityError,
+  HubOfflineError,
+  HubResponseError,
+  HubUnreachableError,
+  ModelNotAvailableError,
+} from './model-store.errors';
+import type { PullProgressEvent } from './hub-snapshot.puller';
+import { SNAPSHOT_MANIFEST_FILE } from './snapshot.manifest';
+
+const REPO = 'tessera-test/tiny-encoder';
+
+function spec(source: string, extra = ''): ModelSpec {
+  const file = parseModelsFile(
+    `models: [{id: tiny, capability: embeddings, source: "${source}"${extra}}]`,
+    '/models.yaml',
+  );
+  return file.models[0] as ModelSpec;
+}
+
+function writeFiles(root: string, files: Record<string, string | Buffer>): void {
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), content);
+  }
+}
+
+/** Every file under a directory, as '/'-separated relative paths. */
+function filesUnder(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    )
+    .sort();
+}
+
+describe('ModelStore', () => {
+  let work: string;
+  let cacheDir: string;
+  let hub: FakeHub;
+  let store: ModelStore;
+  const model = randomBytes(70_000);
+
+  beforeEach(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'tessera-model-store-'));
+    cacheDir = path.join(work, 'cache');
+    writeFiles(path.join(work, 'hub', REPO), {
+      'config.json': '{"model_type":"bert"}',
+      'tokenizer.json': '{"model":{}}',
+      'tokenizer_config.json': '{}',
+      'vocab.txt': '[PAD]\n[UNK]\n',
+      'README.md': '# tiny',
+      'modules.json': '[]',
+      '1_Pooling/config.json': '{"pooling_mode_mean_tokens":true}',
+      'onnx/model.onnx': model,
+      'onnx/model_quantized.onnx': randomBytes(20_000),
+      'pytorch_model.bin': randomBytes(1000),
+    });
+    hub = await FakeHub.start(path.join(work, 'hub'));
+    store = new ModelStore({ cacheDir, endpoint: hub.endpoint, offline: false }, {});
+  });
+
+  afterEach(async () => {
+    await hub.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  describe('pull and resolve', () => {
+    it('downloads what the model needs and resolves to the snapshot', async () => {
+      const events: PullProgressEvent[] = [];
+      const result = await store.pull(spec(`hf:${REPO}`), {
+        onProgress: (event) => events.push(event),
+      });
+
+      const directory = path.join(cacheDir, 'tessera-test', 'tiny-encoder', 'main');
+      expect(result).toMatchObject({ directory, commit: hub.commit, alreadyCached: [] });
+      expect(await store.resolve(spec(`hf:${REPO}`))).toBe(directory);
+      expect(filesUnder(directory)).toEqual([
+        SNAPSHOT_MANIFEST_FILE,
+        '1_Pooling/config.json',
+        'config.json',
+        'modules.json',
+        'onnx/model.onnx',
+        'tokenizer.json',
+        'tokenizer_config.json',
+        'vocab.txt',
+      ]);
+      expect(readFileSync(path.join(directory, 'onnx/model.onnx')).equals(model)).toBe(true);
+      expect(events).toContainEqual({
+        type: 'file-start',
+        file: 'onnx/model.onnx',
+        totalBytes: model.length,
+      });
+      expect(events).toContainEqual({
+        type: 'file-done',
+        file: 'onnx/model.onnx',
+        bytes: model.length,
+        alreadyCached: false,
+      });
+      expect(hub.requests[0]).toBe(`/api/models/${REPO}/revision/main?blobs=true`);
+    });
+
+    it('writes a manifest recording the commit and each verified file', async () => {
+      const { directory } = await store.pull(spec(`hf:${REPO}`));
+      const manifest = JSON.parse(
+        readFileSync(path.join(directory, SNAPSHOT_MANIFEST_FILE), 'utf8'),
+      );
+      expect(manifest).toMatchObject({
+        format: 1,
+        source: `hf:${REPO}`,
+        repo: REPO,
+        revision: 'main',
+        commit: hub.commit,
+        endpoint: hub.endpoint,
+        repoFiles: expect.arrayContaining(['README.md', 'onnx/model_quantized.onnx']),
+        files: {
+          'onnx/model.onnx': {
+            size: model.length,
+            sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          },
+        },
+      });
+    });
+
+    it('keeps files already pulled and adds those another dtype needs', async () => {
+      await store.pull(spec(`hf:${REPO}`));
+      await expect(store.resolve(spec(`hf:${REPO}`, ', dtype: q8'))).rejects.toThrow(
+        'is cached without onnx/model_quantized.onnx',
+      );
+
+      hub.requests.length = 0;
+      const result = await store.pull(spec(`hf:${REPO}`, ', dtype: q8'));
+      expect(result.downloaded).toEqual(['onnx/model_quantized.onnx']);
+      expect(hub.requests.filter((request) => request.includes('/resolve/'))).toEqual([
+        `/${REPO}/resolve/main/onnx/model_quantized.onnx`,
+      ]);
+      await expect(store.resolve(spec(`hf:${REPO}`))).resolves.toBe(result.directory);
+      await expect(store.resolve(spec(`hf:${REPO}`, ', dtype: q8'))).resolves.toBe(
+        result.directory,
+      );
+    });
+
+    it('downloads everything again when the revision moved to another commit', async () => {
+      await store.pull(spec(`hf:${REPO}`));
+      hub.commit = 'fedcba9876543210fedcba9876543210fedcba98';
+      const result = await store.pull(spec(`hf:${REPO}`));
+      expect(result.commit).toBe(hub.commit);
+      expect(result.alreadyCached).toEqual([]);
+      expect(result.downloaded).toContain('onnx/model.onnx');
+    });
+
+    it('sends HF_TOKEN as a bearer token', async () => {
+      await hub.stop();
+      hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret' });
+      const withToken = new ModelStore(
+        { cacheDir, endpoint: hub.endpoint, offline: false },
+        { HF_TOKEN: 'hf_secret' },
+      );
+      await expect(withToken.pull(spec(`hf:${REPO}`))).resolves.toMatchObject({
+        commit: hub.commit,
+      });
+
+      const without = new ModelStore(
+        { cacheDir: path.join(work, 'other'), endpoint: hub.endpoint, offline: false },
+        {},
+      );
+      await expect(without.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `cannot download hf:${REPO}: the Hub refused access (401) to ${REPO} at revision main (the Hub says: Invalid credentials in Authorization header): the repository does not exist, or it is private or gated and needs HF_TOKEN`,
+      );
+    });
+
+    it('reports a cached model as available and a missing one as not', async () => {
+      await expect(store.availability(spec(`hf:${REPO}`))).resolves.toBe('missing');
+      await store.pull(spec(`hf:${REPO}`));
+      await expect(store.availability(spec(`hf:${REPO}`))).resolves.toBe('cached');
+    });
+  });
+
+  describe('resolve without a pull', () => {
+    it('says how to pull the model', async () => {
+      const error = await store.resolve(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelNotAvailableError);
+      expect((error as Error).message).toBe(
+        `model tiny (hf:${REPO}) is not in the model cache (no complete snapshot in ${path.join(cacheDir, REPO, 'main')}); ` +
+          'run "npm run models -- pull --model tiny" where the Hugging Face Hub is reachable ' +
+          `(or copy a pulled cache to ${cacheDir}, see TESSERA_MODEL_CACHE), or point the models file at a local directory`,
+      );
+      expect(hub.requests).toEqual([]);
+    });
+
+    it('does not trust a snapshot whose files were damaged after the pull', async () => {
+      const { directory } = await store.pull(spec(`hf:${REPO}`));
+      writeFileSync(path.join(directory, 'onnx/model.onnx'), 'oops');
+      await expect(store.resolve(spec(`hf:${REPO}`))).rejects.toThrow(
+        `has a missing or damaged cached file ${path.join(directory, 'onnx/model.onnx')}`,
+      );
+    });
+  });
+
+  describe('when the Hub cannot be used', () => {
+    it('fails in offline mode without any request', async () => {
+      const offline = new ModelStore({ cacheDir, endpoint: hub.endpoint }, { HF_HUB_OFFLINE: '1' });
+      const error = await offline.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HubOfflineError);
+      expect((error as Error).message).toContain(`cannot download hf:${REPO}: offline mode is on`);
+      expect((error as Error).message).toContain('copy the cache (TESSERA_MODEL_CACHE)');
+      expect(hub.requests).toEqual([]);
+    });
+
+    it('fails fast on an endpoint nobody listens on', async () => {
+      const port = await closedPort();
+      const unreachable = new ModelStore(
+        { cacheDir, endpoint: `http://127.0.0.1:${port}`, offline: false },
+        {},
+      );
+      const error = await unreachable.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HubUnreachableError);
+      expect((error as Error).message).toBe(
+        `cannot download hf:${REPO}: the Hugging Face Hub at http://127.0.0.1:${port} is not reachable ` +
+          `(connect ECONNREFUSED 127.0.0.1:${port}). Pull the model where the Hub is reachable and copy the cache ` +
+          '(TESSERA_MODEL_CACHE), or point the models file at a local directory.',
+      );
+    });
+
+    it('fails on an endpoint fetch will not connect to', async () => {
+      const blocked = new ModelStore(
+        { cacheDir, endpoint: 'http://127.0.0.1:1', offline: false },
+        {},
+      );
+      await expect(blocked.pull(spec(`hf:${REPO}`))).rejects.toThrow(HubUnreachableError);
+    });
+
+    it('gives up on a Hub that does not answer', async () => {
+      hub.fault(FILE_LIST, { hang: true });
+      const impatient = new ModelStore(
+        { cacheDir, endpoint: hub.endpoint, offline: false, requestTimeoutMs: 200 },
+        {},
+      );
+      await expect(impatient.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `the Hugging Face Hub at ${hub.endpoint} is not reachable (no answer within 0.2 s)`,
+      );
+    });
+
+    it('gives up on a download that stops sending', async () => {
+      hub.fault('onnx/model.onnx', { hang: true });
+      const impatient = new ModelStore(
+        { cacheDir, endpoint: hub.endpoint, offline: false, requestTimeoutMs: 200 },
+        {},
+      );
+      await expect(impatient.pull(spec(`hf:${REPO}`))).rejects.toThrow(HubUnreachableError);
+      expect(filesUnder(cacheDir).filter((file) => file.includes('onnx'))).toEqual([]);
+    });
+  });
+
+  describe('when the Hub says no', () => {
+    it('names a repository that does not exist', async () => {
+      const error = await store
+        .pull(spec('hf:tessera-test/nope'))
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HubResponseError);
+      expect(error).toMatchObject({ status: 404 });
+      expect((error as Error).message).toBe(
+        'cannot download hf:tessera-test/nope: repository tessera-test/nope (revision main) was not found on the Hub (404) (the Hub says: Repository not found)',
+      );
+    });
+
+    it('names a revision that does not exist', async () => {
+      await expect(store.pull(spec(`hf:${REPO}@v9`))).rejects.toThrow(
+        `revision "v9" of ${REPO} was not found (404)`,
+      );
+    });
+
+    it('names a listed file it cannot fetch', async () => {
+      hub.fault('tokenizer.json', { status: 404 });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `cannot download hf:${REPO}: tokenizer.json was not found in ${REPO} at revision main (404)`,
+      );
+    });
+
+    it('explains a gated repository', async () => {
+      hub.fault(FILE_LIST, { status: 403 });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `access to ${REPO} at revision main is forbidden (403)`,
+      );
+    });
+
+    it('explains a gated repository from its error code', async () => {
+      await hub.stop();
+      hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret', gated: true });
+      store = new ModelStore({ cacheDir, endpoint: hub.endpoint, offline: false }, {});
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `cannot download hf:${REPO}: ${REPO} is a gated repository (401) (the Hub says: Access to model ${REPO} is restricted): accept its conditions on the Hub, then set HF_TOKEN to a token of that account`,
+      );
+    });
+
+    it('names the ONNX files there are when the chosen one is not', async () => {
+      await expect(store.pull(spec(`hf:${REPO}`, ', dtype: q4'))).rejects.toThrow(
+        `cannot download hf:${REPO}: ${REPO} at revision main has no onnx/model_q4.onnx or other onnx/*_q4.onnx graphs (dtype q4); its ONNX files are onnx/model.onnx, onnx/model_quantized.onnx`,
+      );
+    });
+  });
+
+  describe('when a download goes wrong', () => {
+    it('rejects a body shorter than Content-Length and keeps nothing of it', async () => {
+      hub.fault('onnx/model.onnx', { truncateAfter: 1000 });
+      const error = await store.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(DownloadIntegrityError);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^cannot download hf:${REPO}: onnx/model.onnx: the download broke off after \\d+ bytes \\(other side closed\\); the partial file was removed, run the pull again$`,
+        ),
+      );
+      expectNoTraceOf('onnx/model.onnx');
+      await expect(store.resolve(spec(`hf:${REPO}`))).rejects.toThrow(ModelNotAvailableError);
+    });
+
+    it('rejects a file whose size differs from the listing', async () => {
+      hub.fault('onnx/model.onnx', { listedSize: model.length + 1 });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `onnx/model.onnx: received ${model.length} bytes but the Hub lists the file as ${model.length + 1} bytes`,
+      );
+      expectNoTraceOf('onnx/model.onnx');
+    });
+
+    it('rejects a file whose sha256 differs from the listing', async () => {
+      hub.fault('onnx/model.onnx', { listedSha256: '0'.repeat(64) });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(DownloadIntegrityError);
+      expectNoTraceOf('onnx/model.onnx');
+    });
+
+    it('resumes after a failure without downloading the completed files again', async () => {
+      hub.fault('vocab.txt', { status: 500 });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow('the Hub answered 500');
+      hub.clearFaults();
+      const result = await store.pull(spec(`hf:${REPO}`));
+      expect(result.alreadyCached).toEqual(
+        expect.arrayContaining(['1_Pooling/config.json', 'config.json', 'onnx/model.onnx']),
+      );
+      expect(result.downloaded).toEqual(['vocab.txt']);
+    });
+
+    it('stops when aborted and keeps nothing partial', async () => {
+      hub.fault('onnx/model.onnx', { hang: true });
+      const controller = new AbortController();
+      const pulling = store.pull(spec(`hf:${REPO}`), {
+        signal: controller.signal,
+        onProgress: (event) => {
+          if (event.type === 'file-done' && event.file === 'modules.json')
+            setTimeout(() => controller.abort(new Error('interrupted')), 50);
+        },
+      });
+      await expect(pulling).rejects.toThrow('interrupted');
+      expectNoTraceOf('onnx/model.onnx');
+    });
+
+    function expectNoTraceOf(file: string): void {
+      const directory = path.join(cacheDir, REPO, 'main');
+      const onnx = filesUnder(directory).filter((name) => name.startsWith(path.dirname(file)));
+      expect(onnx).toEqual([]);
+    }
+  });
+
+  describe('local sources', () => {
+    const localSpec = (directory: string, extra = '') => spec(directory, extra);
+
+    it('resolve to the directory when it holds the chosen graph', async () => {
+      const directory = path.join(work, 'local-model');
+      writeFiles(directory, { 'config.json': '{}', 'onnx/model_fp16.onnx': 'x' });
+      await expect(store.resolve(localSpec(directory, ', dtype: fp16'))).resolves.toBe(directory);
+      await expect(store.availability(localSpec(directory, ', dtype: fp16'))).resolves.toBe(
+        'local',
+      );
+      await expect(store.pull(localSpec(directory, ', dtype: fp16'))).resolves.toMatchObject({
+        directory,
+        downloaded: [],
+      });
+      expect(hub.requests).toEqual([]);
+    });
+
+    it('name the graph that is missing', async () => {
+      const directory = path.join(work, 'local-model');
+      writeFiles(directory, { 'onnx/model_fp16.onnx': 'x' });
+      await expect(store.resolve(localSpec(directory))).rejects.toThrow(
+        `model tiny: the local model directory ${directory} has no onnx/model.onnx or other onnx/*.onnx graphs (dtype fp32); it has onnx/model_fp16.onnx`,
+      );
+      await expect(store.resolve(localSpec(directory, ', file: voice.onnx'))).rejects.toThrow(
+        `has no voice.onnx`,
+      );
+    });
+
+    it('say when the directory does not exist, hinting at hf: for a repository name', async () => {
+      const error = await store
+        .resolve(spec('Xenova/all-MiniLM-L6-v2'))
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelNotAvailableError);
+      expect((error as Error).message).toBe(
+        `model tiny: the local model directory ${path.resolve('/Xenova/all-MiniLM-L6-v2')} does not exist (for a Hub model write "source: hf:Xenova/all-MiniLM-L6-v2")`,
+      );
+      await expect(store.availability(spec('Xenova/all-MiniLM-L6-v2'))).resolves.toBe(
+        'local-missing',
+      );
+    });
+  });
+});
+
+/** A port that was free a moment ago, so that connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

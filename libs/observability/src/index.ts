@@ -1,0 +1,6 @@
+export * from './tracing';
+export * from './grpc-trace-context';
+export * from './gen-ai.attributes';
+export * from './metrics.registry';
+export * from './probes.controller';
+export * from './grpc-server-span';

@@ -1,0 +1,246 @@
+// Dynamic micro-batching: concurrent requests (each a list of items) are merged into batches
+// under an item and cost budget, so one forward pass serves many callers.
+//
+// When a batch starts:
+// - nothing is running → at once (after the current event-loop turn, which gathers requests
+//   that arrived together): idle hardware should not wait, so concurrency 1 pays no delay;
+// - a batch is running but a slot is free → when the budget is full, or when the oldest queued
+//   request has waited `maxWaitMs`, whichever comes first;
+// - every slot busy → requests wait and are batched when a slot frees.
+// Requests leave the queue in arrival order and a request's items stay together and in order.
+// A request bigger than the budget is split: its items are sorted by cost (so each piece pads
+// little), cut into budget-sized pieces that queue as separate batches, and reassembled in the
+// caller's order. A single item over the budget runs alone.
+
+export interface MicroBatcherOptions<I, O> {
+  /** Longest a queued request waits for company while another batch is running. */
+  readonly maxWaitMs: number;
+  readonly maxBatchCost: number;
+  readonly maxBatchItems: number;
+  /** Cost of one item, e.g. its token count. */
+  readonly cost: (item: I) => number;
+  /** Runs one batch; must return one result per item, in order. */
+  readonly run: (items: I[]) => Promise<O[]>;
+  /** Batches running at once, e.g. the number of model workers. Default 1. */
+  readonly maxInFlight?: number;
+  /**
+   * How item costs add up. `sum` (default): the total. `padded`: items × the largest cost, the
+   * real work of an encoder batch padded to its longest sequence.
+   */
+  readonly batchCost?: 'sum' | 'padded';
+}
+
+export class MicroBatcherClosedError extends Error {
+  override readonly name = 'MicroBatcherClosedError';
+}
+
+interface PendingRequest<O> {
+  readonly results: O[];
+  unfinishedPieces: number;
+  settled: boolean;
+  readonly resolve: (results: O[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A whole request, or one piece of a request larger than the budget. */
+interface Piece<I, O> {
+  readonly request: PendingRequest<O>;
+  readonly items: I[];
+  readonly costs: number[];
+  /** Where each item's result goes in `request.results`. */
+  readonly positions: number[];
+  readonly queuedAt: number;
+}
+
+export class MicroBatcher<I, O> {
+  private readonly queue: Piece<I, O>[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
+  private timer?: NodeJS.Timeout;
+  private flushScheduled = false;
+  private closed = false;
+
+  constructor(private readonly options: MicroBatcherOptions<I, O>) {
+    this.maxInFlight = options.maxInFlight ?? 1;
+    const positive = { maxBatchCost: options.maxBatchCost, maxBatchItems: options.maxBatchItems };
+    for (const [name, value] of Object.entries({ ...positive, maxInFlight: this.maxInFlight })) {
+      if (!(value > 0)) throw new RangeError(`${name} must be positive, got ${value}`);
+    }
+    if (!(options.maxWaitMs >= 0)) throw new RangeError(`maxWaitMs must be >= 0`);
+  }
+
+  /** Resolves with one result per item, in the order given. */
+  submit(items: readonly I[]): Promise<O[]> {
+    if (this.closed) return Promise.reject(new MicroBatcherClosedError('batcher is closed'));
+    if (items.length === 0) return Promise.resolve([]);
+    let costs: number[];
+    try {
+      costs = items.map((item) => {
+        const cost = this.options.cost(item);
+        if (!(cost >= 0) || !Number.isFinite(cost)) throw new RangeError(`invalid item cost ${cost}`);
+        return cost;
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<O[]>((resolve, reject) => {
+      const request: PendingRequest<O> = {
+        results: new Array<O>(items.length),
+        unfinishedPieces: 0,
+        settled: false,
+        resolve,
+        reject,
+      };
+      for (const piece of this.split(request, [...items], costs)) {
+        request.unfinishedPieces++;
+        this.queue.push(piece);
+      }
+      this.scheduleFlush();
+    });
+  }
+
+  /** Rejects queued requests, refuses new ones, and waits for running batches to finish. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const error = new MicroBatcherClosedError('batcher closed before the request ran');
+    for (const piece of this.queue.splice(0)) this.fail(piece.request, error);
+    await Promise.allSettled([...this.running]);
+  }
+
+  private split(request: PendingRequest<O>, items: I[], costs: number[]): Piece<I, O>[] {
+    const queuedAt = performance.now();
+    const positions = items.map((_, i) => i);
+    if (this.fits(costs)) return [{ request, items, costs, positions, queuedAt }];
+
+    positions.sort((a, b) => costs[a] - costs[b]);
+    const pieces: Piece<I, O>[] = [];
+    let current: number[] = [];
+    for (const position of positions) {
+      if (current.length > 0 && !this.fits([...current, position].map((p) => costs[p]))) {
+        pieces.push(this.piece(request, items, costs, current, queuedAt));
+        current = [];
+      }
+      current.push(position);
+    }
+    pieces.push(this.piece(request, items, costs, current, queuedAt));
+    return pieces;
+  }
+
+  private piece(
+    request: PendingRequest<O>,
+    items: I[],
+    costs: number[],
+    positions: number[],
+    queuedAt: number,
+  ): Piece<I, O> {
+    return {
+      request,
+      items: positions.map((p) => items[p]),
+      costs: positions.map((p) => costs[p]),
+      positions,
+      queuedAt,
+    };
+  }
+
+  private costOf(costs: readonly number[]): number {
+    if (this.options.batchCost === 'padded') return costs.length * Math.max(0, ...costs);
+    return costs.reduce((sum, cost) => sum + cost, 0);
+  }
+
+  private fits(costs: readonly number[], maxItems = this.options.maxBatchItems): boolean {
+    return costs.length <= maxItems && this.costOf(costs) <= this.options.maxBatchCost;
+  }
+
+  /** Deferred to the end of the event-loop turn so requests arriving together share a batch. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.closed || this.queue.length === 0) return;
+    const free = this.maxInFlight - this.running.size;
+    if (free <= 0) return;
+
+    const waited = performance.now() - this.queue[0].queuedAt;
+    const full = !this.fits(this.queue.flatMap((piece) => piece.costs));
+    if (this.running.size > 0 && !full && waited < this.options.maxWaitMs) {
+      this.armTimer(this.options.maxWaitMs - waited);
+      return;
+    }
+    // Spread what is queued evenly over the free slots: two half batches on two idle workers
+    // finish sooner than one full batch next to an idle worker.
+    const queuedItems = this.queue.reduce((n, piece) => n + piece.items.length, 0);
+    const share = Math.min(this.options.maxBatchItems, Math.ceil(queuedItems / free));
+    for (let slot = 0; slot < free && this.queue.length > 0; slot++) {
+      this.launch(this.takeBatch(share));
+    }
+  }
+
+  private armTimer(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.ceil(delayMs)));
+  }
+
+  /** The longest run of queued pieces, from the front, that fits the budget (at least one). */
+  private takeBatch(maxItems: number): Piece<I, O>[] {
+    const batch = [this.queue.shift() as Piece<I, O>];
+    const costs = [...batch[0].costs];
+    while (this.queue.length > 0) {
+      const candidate = [...costs, ...this.queue[0].costs];
+      if (!this.fits(candidate, maxItems)) break;
+      costs.push(...this.queue[0].costs);
+      batch.push(this.queue.shift() as Piece<I, O>);
+    }
+    return batch;
+  }
+
+  private launch(batch: Piece<I, O>[]): void {
+    const done = this.execute(batch).finally(() => {
+      this.running.delete(done);
+      this.scheduleFlush();
+    });
+    this.running.add(done);
+  }
+
+  private async execute(batch: Piece<I, O>[]): Promise<void> {
+    const items = batch.flatMap((piece) => piece.items);
+    let results: O[];
+    try {
+      results = await this.options.run(items);
+      if (results.length !== items.length) {
+        throw new Error(`batch of ${items.length} items returned ${results.length} results`);
+      }
+    } catch (error) {
+      for (const piece of batch) this.fail(piece.request, error);
+      return;
+    }
+    let offset = 0;
+    for (const piece of batch) {
+      const { request } = piece;
+      piece.positions.forEach((position, j) => {
+        request.results[position] = results[offset + j];
+      });
+      offset += piece.items.length;
+      if (--request.unfinishedPieces === 0 && !request.settled) {
+        request.settled = true;
+        request.resolve(request.results);
+      }
+    }
+  }
+
+  private fail(request: PendingRequest<O>, error: unknown): void {
+    if (request.settled) return;
+    request.settled = true;
+    request.reject(error);
+    // Its other pieces would only burn compute for a caller that already has an answer.
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (this.queue[i].request === request) this.queue.splice(i, 1);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+// Every bad input to /v1/embeddings: status and the whole OpenAI error body.
+import { post, startStack } from './support/test-stack';
+
+type Stack = Awaited<ReturnType<typeof startStack>>;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const embed = (body: unknown) => post(stack.gateway, '/v1/embeddings', body);
+
+function expectError(
+  response: { status: number; body: unknown },
+  status: number,
+  error: { param: string | null; code: string | null; type?: string; message?: RegExp },
+) {
+  expect(response.status).toBe(status);
+  const body = response.body as { error: Record<string, unknown> };
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  expect(body.error.param).toBe(error.param);
+  expect(body.error.code).toBe(error.code);
+  expect(body.error.type).toBe(error.type ?? 'invalid_request_error');
+  expect(typeof body.error.message).toBe('string');
+  if (error.message) expect(body.error.message).toMatch(error.message);
+}
+
+describe('bad input to /v1/embeddings', () => {
+  const bad: Array<[string, unknown, string | null, RegExp]> = [
+    ['empty string', { model: 'tiny-bert', input: '' }, 'input', /empty string/],
+    ['empty array', { model: 'tiny-bert', input: [] }, 'input', /empty array/],
+    ['empty string in an array', { model: 'tiny-bert', input: ['a', ''] }, 'input[1]', /empty/],
+    ['empty token array', { model: 'tiny-bert', input: [[1, 2], []] }, 'input[1]', /empty/],
+    ['a number', { model: 'tiny-bert', input: 5 }, 'input', /must be a string/],
+    ['an object', { model: 'tiny-bert', input: { text: 'a' } }, 'input', /must be a string/],
+    ['mixed array', { model: 'tiny-bert', input: ['a', 1] }, 'input', /must be a string/],
+    ['negative token id', { model: 'tiny-bert', input: [1, -2] }, 'input', /token id/],
+    ['fractional token id', { model: 'tiny-bert', input: [[1.5]] }, 'input[0]', /token id/],
+    ['missing input', { model: 'tiny-bert' }, 'input', /Missing required parameter/],
+    ['missing model', { input: 'a' }, 'model', /Missing required parameter/],
+    ['model not a string', { model: 7, input: 'a' }, 'model', /model/],
+    ['bad encoding_format', { model: 'tiny-bert', input: 'a', encoding_format: 'xml' }, 'encoding_format', /encoding_format/],
+    ['dimensions zero', { model: 'tiny-bert', input: 'a', dimensions: 0 }, 'dimensions', /at least 1/],
+    ['dimensions fractional', { model: 'tiny-bert', input: 'a', dimensions: 1.5 }, 'dimensions', /integer/],
+    ['dimensions string', { model: 'tiny-bert', input: 'a', dimensions: '8' }, 'dimensions', /dimensions/],
+    ['user not a string', { model: 'tiny-bert', input: 'a', user: 1 }, 'user', /user/],
+    ['unknown field', { model: 'tiny-bert', input: 'a', temperature: 1 }, 'temperature', /Unrecognized request argument/],
+    ['over 2048 inputs', { model: 'tiny-bert', input: Array(2049).fill('a') }, 'input', /at most 2048/],
+    ['a JSON array body', [1, 2], null, /JSON object/],
+  ];
+  it.each(bad)('%s → 400', async (_name, body, param, message) => {
+    expectError(await embed(body), 400, { param, code: null, message });
+  });
+
+  it('token ids outside the vocabulary → 400 naming input', async () => {
+    expectError(await embed({ model: 'tiny-bert', input: [[2, 999_999]] }), 400, {
+      param: 'input',
+      code: null,
+      message: /token id 999999.*vocabulary/,
+    });
+  });
+
+  it('an input longer than the model maximum → 400 stating the limit, not truncation', async () => {
+    const long = Array(400).fill('word').join(' ');
+    expectError(await embed({ model: 'tiny-bert', input: ['short', long] }), 400, {
+      param: 'input',
+      code: 'context_length_exceeded',
+      message: /input\[1\] is \d+ tokens long.*at most 128 tokens/,
+    });
+  });
+
+  it('dimensions above the model size → 400 naming dimensions', async () => {
+    expectError(await embed({ model: 'tiny-bert', input: 'a', dimensions: 33 }), 400, {
+      param: 'dimensions',
+      code: null,
+      message: /at most 32/,
+    });
+  });
+
+  it('an unknown model → 404 model_not_found', async () => {
+    expectError(await embed({ model: 'no-such-model', input: 'a' }), 404, {
+      param: 'model',
+      code: 'model_not_found',
+      message: /no-such-model/,
+    });
+  });
+
+  it('malformed JSON → 400', async () => {
+    expectError(await post(stack.gateway, '/v1/embeddings', '{"model": "tiny-bert",'), 400, {
+      param: null,
+      code: null,
+      message: /could not parse the JSON body/,
+    });
+  });
+
+  it('a wrong content type → 415', async () => {
+    const response = await post(stack.gateway, '/v1/embeddings', 'model=tiny-bert', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expectError(response, 415, { param: null, code: 'unsupported_media_type' });
+  });
+
+  it('an unknown route → 404', async () => {
+    expectError(await post(stack.gateway, '/v1/nothing-here', {}), 404, {
+      param: null,
+      code: 'unknown_url',
+      message: /POST \/v1\/nothing-here/,
+    });
+  });
+
+  it('keeps serving after bad requests', async () => {
+    const ok = await embed({ model: 'tiny-bert', input: 'still alive' });
+    expect(ok.status).toBe(200);
+  });
+});

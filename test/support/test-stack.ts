@@ -1,0 +1,109 @@
+// Boots the real embeddings service and the real gateway in this process, each on port 0,
+// talking real gRPC over loopback, for end-to-end tests.
+import { Test } from '@nestjs/testing';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { GatewayConfig } from '@tessera/config';
+import { fixturesModelsFile } from '@tessera/testing';
+import OpenAI from 'openai';
+import { EmbeddingsGrpcServer } from '../../apps/embeddings/src/embeddings.grpc';
+import { EmbeddingsModule } from '../../apps/embeddings/src/embeddings.module';
+import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
+
+export const TEST_API_KEY = 'tsk-test-key';
+
+export interface TestService {
+  app: NestFastifyApplication;
+  grpcPort: number;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddingsService(modelsFile = fixturesModelsFile()): Promise<TestService> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [EmbeddingsModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile })],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
+    logger: false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const grpc = app.get(EmbeddingsGrpcServer);
+  await grpc.whenReady();
+  return { app, grpcPort: grpc.host.port, close: () => app.close() };
+}
+
+export interface TestGateway {
+  app: NestFastifyApplication;
+  baseURL: string;
+  url: string;
+  client: OpenAI;
+  close(): Promise<void>;
+}
+
+export async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+  const app = await createGatewayApp(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      apiKeys: [TEST_API_KEY],
+      authDisabled: false,
+      modelsFile: fixturesModelsFile(),
+      upstreams: {},
+      requestTimeoutMs: 30_000,
+      bodyLimitBytes: 16 * 1024 * 1024,
+      ...overrides,
+    },
+    { logger: false },
+  );
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const baseURL = `${url}/v1`;
+  return {
+    app,
+    url,
+    baseURL,
+    client: new OpenAI({ apiKey: TEST_API_KEY, baseURL, maxRetries: 0 }),
+    close: () => app.close(),
+  };
+}
+
+/** The embeddings service and a gateway in front of it. */
+export async function startStack(overrides: Partial<GatewayConfig> = {}) {
+  const embeddings = await startEmbeddingsService();
+  const gateway = await startGateway({
+    upstreams: { embeddings: `127.0.0.1:${embeddings.grpcPort}` },
+    ...overrides,
+  });
+  return {
+    embeddings,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await embeddings.close();
+    },
+  };
+}
+
+/** A raw HTTP call with the test key (or the headers given). */
+export async function post(
+  gateway: TestGateway,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${TEST_API_KEY}`,
+      'content-type': 'application/json',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}

@@ -1,0 +1,20 @@
+export const USAGE = `Usage: npm run models -- <command> [options]
+
+Commands:
+  pull    Download the Hugging Face Hub models of the models file into the model cache
+          (models with a local directory as source are skipped)
+  list    Show the models of the models file and whether each is available here
+
+Options:
+  --models <file>   Models file (default: $TESSERA_MODELS_FILE, else config/models.yaml)
+  --model <name>    pull only: this model, by id or alias (repeatable; default: all)
+  -h, --help        Show this help
+
+Environment:
+  TESSERA_MODEL_CACHE   Model cache directory (default: ~/.cache/tessera/models)
+  HF_ENDPOINT           Hub or mirror URL (default: https://huggingface.co)
+  HF_TOKEN              Token for private and gated repositories
+  HF_HUB_OFFLINE=1      Never contact the Hub (also TESSERA_OFFLINE=1)
+
+Services never download: pull here (or in an init container), then start them.
+`;
