@@ -3,7 +3,8 @@
 //   node dist/tools/stack/start.js [--models <file>]
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { loadModelsFile, modelsFor } from '@tessera/models';
+import { ModelStore, loadModelsFile, modelsFor, type ModelsFile } from '@tessera/models';
+import { pullModels } from '../models/pull.command';
 import { ProcessGroup } from './process-group';
 import { freePort, waitForReady } from './ports';
 
@@ -26,9 +27,31 @@ function apiKeyEnvironment(): Record<string, string> {
   return { TESSERA_API_KEYS: `tsk-${randomBytes(18).toString('base64url')}` };
 }
 
+/**
+ * A local run fetches what the cache lacks before starting (start-up, never request time);
+ * offline, this fails with the store's explanation of what to do instead.
+ */
+async function pullMissingModels(models: ModelsFile): Promise<void> {
+  const store = new ModelStore();
+  const missing: string[] = [];
+  for (const spec of models.models) {
+    if ((await store.availability(spec)) === 'missing') missing.push(spec.id);
+  }
+  if (missing.length === 0) return;
+  process.stdout.write(`tessera: pulling ${missing.join(', ')} into ${store.cacheDir}\n`);
+  const io = { stdout: process.stdout, stderr: process.stderr };
+  if ((await pullModels(models, missing, store, io)) !== 0) {
+    throw new Error(
+      'the models file names models that are not in the model cache and could not be pulled ' +
+        '(see above); `npm run start:fixtures` serves the offline fixture models instead',
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const modelsFile = modelsFileArgument();
   const models = loadModelsFile(modelsFile);
+  await pullMissingModels(models);
   const group = new ProcessGroup();
   group.stopOnSignals();
 

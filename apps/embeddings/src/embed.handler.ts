@@ -2,11 +2,13 @@
 // model's micro-batcher. Shapes and types were validated once, at the gateway.
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
-import type { Span } from '@opentelemetry/api';
+import { trace, type Span } from '@opentelemetry/api';
 import { GrpcStatusError, type EmbedRequest__Output, type EmbedResponse } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import { truncateAndNormalize } from '@tessera/runtime';
 import { EmbeddingModels, type EmbeddingModel } from './embedding-models';
+
+const tracer = trace.getTracer('tessera');
 
 const invalidInput = (message: string, param = 'input', code: string | null = null) =>
   new GrpcStatusError(status.INVALID_ARGUMENT, message, { param, code });
@@ -37,7 +39,7 @@ export class EmbedHandler {
     }
 
     const sequences = await this.toSequences(request, model);
-    const vectors = await model.batcher.submit(sequences);
+    const vectors = await this.run(model, sequences);
     const dims = request.dimensions || encoder.dimensions;
     const promptTokens = sequences.reduce((sum, sequence) => sum + sequence.length, 0);
     span.setAttribute(GEN_AI.inputTokens, promptTokens);
@@ -51,6 +53,20 @@ export class EmbedHandler {
       }),
       usage: { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens },
     };
+  }
+
+  /** The model run, as a span of its own: time in the micro-batch queue plus the ONNX run. */
+  private run(model: EmbeddingModel, sequences: number[][]): Promise<Float32Array[]> {
+    return tracer.startActiveSpan('onnxruntime.run', async (span) => {
+      span.setAttribute(GEN_AI.operationName, 'embeddings');
+      span.setAttribute(GEN_AI.responseModel, model.spec.id);
+      span.setAttribute('tessera.batch.items', sequences.length);
+      try {
+        return await model.batcher.submit(sequences);
+      } finally {
+        span.end();
+      }
+    });
   }
 
   /** Tokenises the text inputs (in the workers) and checks every sequence against the model. */

@@ -17,6 +17,7 @@ export function tracedUnary<Req, Res>(
     const parent = extractTraceContext(call.metadata);
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     span.setAttribute('rpc.system', 'grpc');
+    call.once('cancelled', () => span.addEvent('cancelled by the caller'));
     context
       .with(trace.setSpan(parent, span), () => handle(call.request, call, span))
       .then(

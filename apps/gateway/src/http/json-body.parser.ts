@@ -10,7 +10,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: numb
   fastify.addContentTypeParser(
     /^application\/(?:[\w.+-]+\+)?json$/i,
     { parseAs: 'string', bodyLimit },
-    (request, body, done) => {
+    (request, raw, done) => {
+      const body = raw.toString(); // a string already, as parseAs says
       if (body === '') {
         done(OpenAIError.badRequest('The request body is empty; send a JSON object.'), undefined);
         return;

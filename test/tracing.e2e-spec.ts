@@ -1,0 +1,84 @@
+// One trace per request across gateway → gRPC → embeddings service → model run, with W3C
+// context carried in gRPC metadata and GenAI attributes on the spans.
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { startTracing, stopTracing } from '@tessera/observability';
+import { startStack } from './support/test-stack';
+
+const exporter = new InMemorySpanExporter();
+type Stack = Awaited<ReturnType<typeof startStack>>;
+let stack: Stack;
+
+beforeAll(async () => {
+  startTracing({ serviceName: 'tessera-test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+  await stopTracing();
+});
+
+it('links the HTTP request, the gRPC call, the service and the model run in one trace', async () => {
+  exporter.reset();
+  await stack.gateway.client.embeddings.create({ model: 'text-embedding-3-small', input: 'trace me' });
+  await new Promise((resolve) => setTimeout(resolve, 50)); // onResponse ends the HTTP span
+
+  const spans = exporter.getFinishedSpans();
+  const byName = (name: string) => spans.find((s) => s.name === name);
+  const http = byName('POST /v1/embeddings');
+  const client = spans.find((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 2);
+  const server = spans.find((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 1);
+  const run = byName('onnxruntime.run');
+  expect([http, client, server, run].every(Boolean)).toBe(true);
+
+  const traceId = http!.spanContext().traceId;
+  for (const span of [client!, server!, run!]) expect(span.spanContext().traceId).toBe(traceId);
+  expect(client!.parentSpanContext?.spanId).toBe(http!.spanContext().spanId);
+  expect(server!.parentSpanContext?.spanId).toBe(client!.spanContext().spanId);
+  expect(run!.parentSpanContext?.spanId).toBe(server!.spanContext().spanId);
+
+  expect(http!.attributes['gen_ai.request.model']).toBe('text-embedding-3-small');
+  expect(http!.attributes['http.response.status_code']).toBe(200);
+  expect(server!.attributes['gen_ai.response.model']).toBe('tiny-bert');
+  expect(server!.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+});
+
+it('cancels the upstream call when the HTTP client goes away', async () => {
+  exporter.reset();
+  const input = Array.from({ length: 2048 }, (_, i) => `sentence ${i} `.repeat(12));
+  const abort = new AbortController();
+  const sent = fetch(`${stack.gateway.baseURL}/embeddings`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer tsk-test-key', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'tiny-bert', input }),
+    signal: abort.signal,
+  });
+  // Long enough for the body to arrive and the gRPC call to start; far shorter than the work.
+  setTimeout(() => abort.abort(), 150);
+  await expect(sent).rejects.toThrow();
+
+  await waitFor(() =>
+    exporter
+      .getFinishedSpans()
+      .some((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 2),
+  );
+  const client = exporter
+    .getFinishedSpans()
+    .find((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 2)!;
+  expect(client.attributes['rpc.grpc.status_code']).toBe(1); // CANCELLED
+  await waitFor(() =>
+    exporter
+      .getFinishedSpans()
+      .some((s) => s.kind === 1 && s.events.some((e) => e.name === 'cancelled by the caller')),
+  );
+  // …and the service keeps serving.
+  const ok = await stack.gateway.client.embeddings.create({ model: 'tiny-bert', input: 'after' });
+  expect(ok.data).toHaveLength(1);
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
