@@ -7,7 +7,12 @@ const { compilerOptions } = require('./tsconfig.json');
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: [
+    '<rootDir>/apps/**/*.spec.ts',
+    '<rootDir>/libs/**/*.spec.ts',
+    '<rootDir>/tools/**/*.spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+  ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/extended/'],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),

@@ -166,6 +166,8 @@ describe('POST /v1/embeddings', () => {
       encoding_format: null,
     });
     expect(raw.status).toBe(200);
-    expect((raw.body as { data: Array<{ embedding: number[] }> }).data[0].embedding).toHaveLength(32);
+    expect((raw.body as { data: Array<{ embedding: number[] }> }).data[0].embedding).toHaveLength(
+      32,
+    );
   });
 });

@@ -2,7 +2,13 @@
 // and what happens when an upstream is down or slow.
 import { createServer, type Server } from 'node:net';
 import OpenAI from 'openai';
-import { TEST_API_KEY, post, startGateway, startStack, type TestGateway } from './support/test-stack';
+import {
+  TEST_API_KEY,
+  post,
+  startGateway,
+  startStack,
+  type TestGateway,
+} from './support/test-stack';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
@@ -31,9 +37,14 @@ describe('authentication', () => {
   });
 
   it('rejects a wrong key with 401 invalid_api_key, without echoing it', async () => {
-    const response = await post(stack.gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' }, {
-      authorization: 'Bearer sk-wrong-secret',
-    });
+    const response = await post(
+      stack.gateway,
+      '/v1/embeddings',
+      { model: 'tiny-bert', input: 'a' },
+      {
+        authorization: 'Bearer sk-wrong-secret',
+      },
+    );
     expect(response.status).toBe(401);
     expect(errorOf(response.body)).toEqual({
       message: 'Incorrect API key provided.',
@@ -45,7 +56,10 @@ describe('authentication', () => {
 
   it('rejects a wrong key through the SDK', async () => {
     const client = new OpenAI({ apiKey: 'nope', baseURL: stack.gateway.baseURL, maxRetries: 0 });
-    await expect(client.models.list()).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await expect(client.models.list()).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+    });
   });
 
   it('accepts any configured key and leaves probes open', async () => {
@@ -82,7 +96,9 @@ describe('GET /v1/models', () => {
 
   it('retrieves a model by id or alias, and 404s an unknown one', async () => {
     expect((await stack.gateway.client.models.retrieve('tiny-bert')).id).toBe('tiny-bert');
-    expect((await stack.gateway.client.models.retrieve('text-embedding-ada-002')).id).toBe('tiny-bert');
+    expect((await stack.gateway.client.models.retrieve('text-embedding-ada-002')).id).toBe(
+      'tiny-bert',
+    );
     await expect(stack.gateway.client.models.retrieve('gpt-17')).rejects.toMatchObject({
       status: 404,
       code: 'model_not_found',
@@ -96,20 +112,31 @@ describe('probes, metrics and request ids', () => {
     expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${stack.gateway.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok', info: { embeddings: { status: 'up' } } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ok',
+      info: { embeddings: { status: 'up' } },
+    });
   });
 
   it('echoes x-request-id, or makes one', async () => {
-    const echoed = await post(stack.gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' }, {
-      'x-request-id': 'req-abc-123',
-    });
+    const echoed = await post(
+      stack.gateway,
+      '/v1/embeddings',
+      { model: 'tiny-bert', input: 'a' },
+      {
+        'x-request-id': 'req-abc-123',
+      },
+    );
     expect(echoed.headers.get('x-request-id')).toBe('req-abc-123');
     const made = await post(stack.gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('counts requests by route, status and model', async () => {
-    await post(stack.gateway, '/v1/embeddings', { model: 'text-embedding-3-small', input: 'count me' });
+    await post(stack.gateway, '/v1/embeddings', {
+      model: 'text-embedding-3-small',
+      input: 'count me',
+    });
     const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
     expect(text).toMatch(
       /tessera_http_requests_total\{method="POST",route="\/v1\/embeddings",status="200",model="tiny-bert",service="gateway"\} \d+/,
@@ -135,7 +162,10 @@ describe('limits and failures', () => {
   afterAll(async () => small?.close());
 
   it('answers 413 for a body over the limit', async () => {
-    const response = await post(small, '/v1/embeddings', { model: 'tiny-bert', input: 'x'.repeat(4096) });
+    const response = await post(small, '/v1/embeddings', {
+      model: 'tiny-bert',
+      input: 'x'.repeat(4096),
+    });
     expect(response.status).toBe(413);
     expect(errorOf(response.body)).toEqual({
       message: expect.stringMatching(/larger than the limit of 1024 bytes/),
@@ -158,7 +188,9 @@ describe('limits and failures', () => {
         code: null,
       });
       expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
-      await expect(gateway.client.models.retrieve('tiny-bert')).rejects.toMatchObject({ status: 503 });
+      await expect(gateway.client.models.retrieve('tiny-bert')).rejects.toMatchObject({
+        status: 503,
+      });
     } finally {
       await gateway.close();
     }

@@ -9,7 +9,10 @@ type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
 
 beforeAll(async () => {
-  startTracing({ serviceName: 'tessera-test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  startTracing({
+    serviceName: 'tessera-test',
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   stack = await startStack();
 });
 afterAll(async () => {
@@ -19,7 +22,10 @@ afterAll(async () => {
 
 it('links the HTTP request, the gRPC call, the service and the model run in one trace', async () => {
   exporter.reset();
-  await stack.gateway.client.embeddings.create({ model: 'text-embedding-3-small', input: 'trace me' });
+  await stack.gateway.client.embeddings.create({
+    model: 'text-embedding-3-small',
+    input: 'trace me',
+  });
   await new Promise((resolve) => setTimeout(resolve, 50)); // onResponse ends the HTTP span
 
   const spans = exporter.getFinishedSpans();

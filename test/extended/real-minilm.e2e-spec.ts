@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { repoRoot } from '@tessera/testing';
 import { startEmbeddingsService, startGateway } from '../support/test-stack';
 
-const modelDir = process.env.TESSERA_REAL_MINILM_DIR ?? path.join(repoRoot(), '.cache/models/all-minilm-l6-v2');
+const modelDir =
+  process.env.TESSERA_REAL_MINILM_DIR ?? path.join(repoRoot(), '.cache/models/all-minilm-l6-v2');
 const reference = JSON.parse(fs.readFileSync(path.join(modelDir, 'reference.json'), 'utf8')) as {
   sentences: string[];
   input_ids: number[][];
@@ -31,7 +32,10 @@ beforeAll(async () => {
     ].join('\n'),
   );
   const service = await startEmbeddingsService(modelsFile);
-  const gateway = await startGateway({ modelsFile, upstreams: { embeddings: `127.0.0.1:${service.grpcPort}` } });
+  const gateway = await startGateway({
+    modelsFile,
+    upstreams: { embeddings: `127.0.0.1:${service.grpcPort}` },
+  });
   client = gateway.client;
   stop = async () => {
     await gateway.close();

@@ -17,9 +17,13 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startEmbeddingsService(modelsFile = fixturesModelsFile()): Promise<TestService> {
+export async function startEmbeddingsService(
+  modelsFile = fixturesModelsFile(),
+): Promise<TestService> {
   const moduleRef = await Test.createTestingModule({
-    imports: [EmbeddingsModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile })],
+    imports: [
+      EmbeddingsModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
+    ],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
     logger: false,

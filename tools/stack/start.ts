@@ -82,7 +82,9 @@ async function main(): Promise<void> {
 
   const lines = [`Tessera is serving the OpenAI API at http://127.0.0.1:${port}/v1`];
   if (keys.TESSERA_API_KEYS) {
-    lines.push(`API key for this run: ${keys.TESSERA_API_KEYS} (set TESSERA_API_KEYS to choose one)`);
+    lines.push(
+      `API key for this run: ${keys.TESSERA_API_KEYS} (set TESSERA_API_KEYS to choose one)`,
+    );
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }

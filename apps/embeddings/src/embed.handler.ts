@@ -49,7 +49,10 @@ export class EmbedHandler {
       embeddings: vectors.map((vector) => {
         const values = dims < vector.length ? truncateAndNormalize(vector, dims) : vector;
         // Float32Array memory is little-endian on every platform Node ships for (x64, arm64).
-        return { data: Buffer.from(values.buffer, values.byteOffset, values.byteLength), dimensions: dims };
+        return {
+          data: Buffer.from(values.buffer, values.byteOffset, values.byteLength),
+          dimensions: dims,
+        };
       }),
       usage: { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens },
     };
@@ -70,9 +73,14 @@ export class EmbedHandler {
   }
 
   /** Tokenises the text inputs (in the workers) and checks every sequence against the model. */
-  private async toSequences(request: EmbedRequest__Output, model: EmbeddingModel): Promise<number[][]> {
+  private async toSequences(
+    request: EmbedRequest__Output,
+    model: EmbeddingModel,
+  ): Promise<number[][]> {
     const { encoder } = model;
-    const texts = request.inputs.flatMap((input) => (input.kind === 'text' ? [input.text ?? ''] : []));
+    const texts = request.inputs.flatMap((input) =>
+      input.kind === 'text' ? [input.text ?? ''] : [],
+    );
     const tokenized = texts.length > 0 ? await encoder.tokenize(texts) : [];
     let nextText = 0;
     return request.inputs.map((input, index) => {

@@ -1,7 +1,13 @@
 // Loads, warms and looks up the embeddings models the models file lists for this service.
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ModelInfo } from '@tessera/contracts';
-import { ModelStore, loadModelsFile, modelsFor, onnxFileFor, type ModelSpec } from '@tessera/models';
+import {
+  ModelStore,
+  loadModelsFile,
+  modelsFor,
+  onnxFileFor,
+  type ModelSpec,
+} from '@tessera/models';
 import { EncoderModel, MicroBatcher } from '@tessera/runtime';
 import { EmbeddingModelOptionsSchema } from './embedding-model.options';
 import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';

@@ -21,7 +21,10 @@ export class EmbeddingsModule {
       controllers: [ProbesController],
       providers: [
         { provide: SERVICE_CONFIG, useValue: config },
-        { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry({ service: 'embeddings' }) },
+        {
+          provide: METRICS_REGISTRY,
+          useFactory: () => createMetricsRegistry({ service: 'embeddings' }),
+        },
         { provide: READINESS_CHECK, useClass: EmbeddingsReadiness },
         EmbeddingModels,
         EmbedHandler,

@@ -24,8 +24,14 @@ export class GatewayModule {
       controllers: [ProbesController, ModelsController, EmbeddingsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
-        { provide: MODEL_ROUTER, useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)) },
-        { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry({ service: 'gateway' }) },
+        {
+          provide: MODEL_ROUTER,
+          useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)),
+        },
+        {
+          provide: METRICS_REGISTRY,
+          useFactory: () => createMetricsRegistry({ service: 'gateway' }),
+        },
         { provide: READINESS_CHECK, useClass: GatewayReadiness },
         UpstreamClients,
       ],

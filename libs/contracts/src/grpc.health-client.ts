@@ -16,7 +16,13 @@ type HealthClient = grpc.Client & {
   ): grpc.ClientUnaryCall;
 };
 
-let healthConstructor: (new (target: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions) => HealthClient) | null = null;
+let healthConstructor:
+  | (new (
+      target: string,
+      credentials: grpc.ChannelCredentials,
+      options?: grpc.ChannelOptions,
+    ) => HealthClient)
+  | null = null;
 
 export function createHealthClient(target: string, options: grpc.ChannelOptions): HealthClient {
   if (!healthConstructor) {
@@ -30,7 +36,11 @@ export function createHealthClient(target: string, options: grpc.ChannelOptions)
 }
 
 /** True when the upstream answers SERVING for `service` before the deadline. */
-export function checkServing(client: HealthClient, service: string, timeoutMs: number): Promise<boolean> {
+export function checkServing(
+  client: HealthClient,
+  service: string,
+  timeoutMs: number,
+): Promise<boolean> {
   return new Promise((resolve) => {
     client.check({ service }, { deadline: Date.now() + timeoutMs }, (error, response) =>
       resolve(!error && response?.status === 'SERVING'),

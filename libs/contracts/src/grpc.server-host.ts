@@ -12,14 +12,14 @@ export class GrpcServerHost {
   private readonly serviceName: string;
   private boundPort: number | null = null;
 
-  constructor(
-    capability: Capability,
-    handlers: grpc.UntypedServiceImplementation,
-  ) {
+  constructor(capability: Capability, handlers: grpc.UntypedServiceImplementation) {
     this.serviceName = qualifiedServiceName(capability);
     this.server.addService(loadService(capability).service, handlers);
     // '' is the whole server, as Kubernetes' gRPC probes ask by default.
-    this.health = new HealthImplementation({ '': 'NOT_SERVING', [this.serviceName]: 'NOT_SERVING' });
+    this.health = new HealthImplementation({
+      '': 'NOT_SERVING',
+      [this.serviceName]: 'NOT_SERVING',
+    });
     this.health.addToServer(this.server);
   }
 

@@ -27,7 +27,8 @@ export function tracedUnary<Req, Res>(
         },
         (error: unknown) => {
           const known = error instanceof GrpcStatusError;
-          if (!known) logger.error(`${method} failed`, error instanceof Error ? error.stack : error);
+          if (!known)
+            logger.error(`${method} failed`, error instanceof Error ? error.stack : error);
           span.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
           span.setAttribute('rpc.grpc.status_code', known ? error.code : status.INTERNAL);
           span.end();

@@ -41,10 +41,12 @@ const FORMS =
   'arrays of token ids.';
 
 function parseInput(input: unknown): EmbedInput[] {
-  if (input === undefined) throw OpenAIError.badRequest("Missing required parameter: 'input'.", 'input');
+  if (input === undefined)
+    throw OpenAIError.badRequest("Missing required parameter: 'input'.", 'input');
   if (typeof input === 'string') return [{ text: nonEmptyText(input, 'input') }];
   if (!Array.isArray(input)) throw OpenAIError.badRequest(FORMS, 'input');
-  if (input.length === 0) throw OpenAIError.badRequest('input must not be an empty array.', 'input');
+  if (input.length === 0)
+    throw OpenAIError.badRequest('input must not be an empty array.', 'input');
   if (input.every((item) => typeof item === 'number')) {
     return [{ tokens: { ids: tokenIds(input, 'input') } }];
   }

@@ -61,20 +61,29 @@ export class UpstreamClients implements OnApplicationShutdown {
     const parent = origin?.request.tesseraSpan
       ? trace.setSpan(context.active(), origin.request.tesseraSpan)
       : context.active();
-    const span = tracer.startSpan(`${qualifiedServiceName(capability)}/${method}`, {
-      kind: SpanKind.CLIENT,
-      attributes: { 'rpc.system': 'grpc', 'rpc.method': method },
-    }, parent);
+    const span = tracer.startSpan(
+      `${qualifiedServiceName(capability)}/${method}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'rpc.system': 'grpc', 'rpc.method': method },
+      },
+      parent,
+    );
     const metadata = injectTraceContext(trace.setSpan(parent, span), new grpc.Metadata());
     if (origin) metadata.set('x-request-id', origin.request.id);
 
     return new Promise<Res>((resolve, reject) => {
-      const call = start(client, metadata, { deadline: Date.now() + timeoutMs }, (error, response) => {
-        origin?.reply.raw.off('close', cancelIfAbandoned);
-        endSpan(span, error);
-        if (error) reject(openAIErrorFromGrpc(error, capability));
-        else resolve(response as Res);
-      });
+      const call = start(
+        client,
+        metadata,
+        { deadline: Date.now() + timeoutMs },
+        (error, response) => {
+          origin?.reply.raw.off('close', cancelIfAbandoned);
+          endSpan(span, error);
+          if (error) reject(openAIErrorFromGrpc(error, capability));
+          else resolve(response as Res);
+        },
+      );
       // The client hung up before we answered: stop the work upstream.
       const cancelIfAbandoned = () => {
         if (!origin?.reply.raw.writableFinished) call.cancel();

@@ -26,7 +26,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
 export function paramName(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
     (name, part) =>
-      typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part),
+      typeof part === 'number'
+        ? `${name}[${part}]`
+        : name
+          ? `${name}.${String(part)}`
+          : String(part),
     '',
   );
 }
