@@ -77,6 +77,27 @@ describe('authentication', () => {
       await gateway.close();
     }
   });
+
+  it('serves without keys only when auth is disabled explicitly', async () => {
+    const gateway = await startGateway({
+      apiKeys: [],
+      authDisabled: true,
+      upstreams: { embeddings: `127.0.0.1:${stack.embeddings.grpcPort}` },
+    });
+    try {
+      const response = await post(
+        gateway,
+        '/v1/embeddings',
+        { model: 'tiny-bert', input: 'a' },
+        {
+          authorization: '',
+        },
+      );
+      expect(response.status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
 });
 
 describe('GET /v1/models', () => {

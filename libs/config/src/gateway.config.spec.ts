@@ -1,0 +1,57 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigError } from './env.schema';
+import { loadGatewayConfig } from './gateway.config';
+import { loadServiceConfig } from './service.config';
+
+describe('loadGatewayConfig', () => {
+  it('reads keys from TESSERA_API_KEYS and TESSERA_API_KEYS_FILE together', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'keys-')), 'keys');
+    fs.writeFileSync(file, 'key-c\n\n  key-d  \n');
+    const config = loadGatewayConfig({
+      TESSERA_API_KEYS: 'key-a, key-b,',
+      TESSERA_API_KEYS_FILE: file,
+    });
+    expect(config.apiKeys).toEqual(['key-a', 'key-b', 'key-c', 'key-d']);
+    expect(config.authDisabled).toBe(false);
+  });
+
+  it('refuses to start without a key unless auth is disabled explicitly', () => {
+    expect(() => loadGatewayConfig({})).toThrow(ConfigError);
+    expect(() => loadGatewayConfig({})).toThrow(/no API key configured.*TESSERA_AUTH=disabled/);
+    expect(loadGatewayConfig({ TESSERA_AUTH: 'disabled' })).toMatchObject({
+      apiKeys: [],
+      authDisabled: true,
+    });
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadGatewayConfig({ TESSERA_API_KEYS: 'k', PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadGatewayConfig({ TESSERA_AUTH: 'off' })).toThrow(/TESSERA_AUTH/);
+    expect(() =>
+      loadGatewayConfig({ TESSERA_API_KEYS: 'k', TESSERA_REQUEST_TIMEOUT_MS: '-5' }),
+    ).toThrow(/TESSERA_REQUEST_TIMEOUT_MS/);
+  });
+
+  it('collects the upstream of each capability and applies defaults', () => {
+    const config = loadGatewayConfig({
+      TESSERA_API_KEYS: 'k',
+      TESSERA_EMBEDDINGS_ADDR: 'embeddings:50051',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      upstreams: { embeddings: 'embeddings:50051' },
+      modelsFile: 'config/models.yaml',
+      requestTimeoutMs: 60_000,
+    });
+  });
+});
+
+describe('loadServiceConfig', () => {
+  it('has defaults and rejects bad ports', () => {
+    expect(loadServiceConfig({})).toMatchObject({ grpcPort: 50051, httpPort: 9464 });
+    expect(() => loadServiceConfig({ GRPC_PORT: '70000' })).toThrow(/GRPC_PORT/);
+  });
+});
