@@ -37,9 +37,9 @@ describe('readEncoderConfig', () => {
   });
 
   it('reads CLS pooling and the max length of a RoBERTa export', async () => {
-    await expect(readEncoderConfig(join(FIXTURES, 'tiny-roberta-cls'), ONNX)).resolves.toMatchObject(
-      { dimensions: 32, vocabSize: 1000, maxTokens: 64, pooling: 'cls' },
-    );
+    await expect(
+      readEncoderConfig(join(FIXTURES, 'tiny-roberta-cls'), ONNX),
+    ).resolves.toMatchObject({ dimensions: 32, vocabSize: 1000, maxTokens: 64, pooling: 'cls' });
   });
 
   it('without sentence-transformers files: mean pooling, length from the position table', async () => {
@@ -66,11 +66,14 @@ describe('readEncoderConfig', () => {
     await expect(readEncoderConfig(dir, ONNX)).rejects.toThrow(/unsupported pooling/);
   });
 
-  it.each(['tokenizer.json', 'config.json', ONNX])('rejects a directory without %s', async (file) => {
-    copyOf('tiny-bert');
-    unlinkSync(join(dir, file));
-    await expect(readEncoderConfig(dir, ONNX)).rejects.toThrow(`${file} is missing`);
-  });
+  it.each(['tokenizer.json', 'config.json', ONNX])(
+    'rejects a directory without %s',
+    async (file) => {
+      copyOf('tiny-bert');
+      unlinkSync(join(dir, file));
+      await expect(readEncoderConfig(dir, ONNX)).rejects.toThrow(`${file} is missing`);
+    },
+  );
 
   it('names the field when config.json is not an encoder config', async () => {
     copyOf('tiny-bert');

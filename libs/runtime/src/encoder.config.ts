@@ -44,7 +44,10 @@ const OFFSET_POSITIONS = new Set([
   'data2vec-text',
 ]);
 
-export async function readEncoderConfig(modelDir: string, onnxFile: string): Promise<EncoderConfig> {
+export async function readEncoderConfig(
+  modelDir: string,
+  onnxFile: string,
+): Promise<EncoderConfig> {
   const onnxPath = join(modelDir, onnxFile);
   for (const required of [onnxPath, join(modelDir, 'tokenizer.json')]) {
     if (!existsSync(required)) throw new Error(`${required} is missing`);

@@ -27,7 +27,9 @@ export function padSequences(
       const id = ids[t];
       // An out-of-range id would surface as an opaque Gather error from ORT; name it here instead.
       if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
-        throw new RangeError(`sequence ${row} has token id ${id} outside the vocabulary [0, ${vocabSize})`);
+        throw new RangeError(
+          `sequence ${row} has token id ${id} outside the vocabulary [0, ${vocabSize})`,
+        );
       }
       inputIds[offset + t] = BigInt(id);
       attentionMask[offset + t] = 1n;

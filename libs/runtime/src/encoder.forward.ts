@@ -6,7 +6,10 @@ import { padSequences } from './encoder.feeds';
 import type { EmbedJob, EmbedJobResult } from './ort-worker.protocol';
 import { l2Normalize, poolHiddenStates } from './pooling';
 
-export async function runEmbedJob(session: InferenceSession, job: EmbedJob): Promise<EmbedJobResult> {
+export async function runEmbedJob(
+  session: InferenceSession,
+  job: EmbedJob,
+): Promise<EmbedJobResult> {
   const padded = padSequences(job.sequences, job.padTokenId, job.vocabSize);
   const dims = [padded.batch, padded.sequence];
   const feeds: Record<string, Tensor> = { input_ids: new Tensor('int64', padded.inputIds, dims) };

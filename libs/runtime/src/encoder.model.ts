@@ -27,6 +27,11 @@ const OUTPUT_PREFERENCE = ['last_hidden_state', 'sentence_embedding', 'token_emb
 
 /** Below this many texts a tokenize call goes to one worker; splitting costs more than it saves. */
 const TOKENIZE_SPLIT_THRESHOLD = 64;
+/**
+ * Most texts per tokenize job. Receiving a reply (structured-clone of number[][]) happens on the
+ * main thread; smaller replies keep each such pause short.
+ */
+const TOKENIZE_MAX_CHUNK = 256;
 
 export class EncoderModel {
   private constructor(
@@ -60,7 +65,8 @@ export class EncoderModel {
             `expected input_ids and optionally attention_mask, token_type_ids`,
         );
       }
-      const outputName = OUTPUT_PREFERENCE.find((name) => outputNames.includes(name)) ?? outputNames[0];
+      const outputName =
+        OUTPUT_PREFERENCE.find((name) => outputNames.includes(name)) ?? outputNames[0];
       return new EncoderModel(
         pool,
         modelDir,
@@ -90,7 +96,7 @@ export class EncoderModel {
   async tokenize(texts: readonly string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
     const parts = texts.length < TOKENIZE_SPLIT_THRESHOLD ? 1 : this.pool.size;
-    const size = Math.ceil(texts.length / parts);
+    const size = Math.min(TOKENIZE_MAX_CHUNK, Math.ceil(texts.length / parts));
     const chunks: Promise<number[][]>[] = [];
     for (let start = 0; start < texts.length; start += size) {
       chunks.push(this.pool.execute('tokenize', { texts: texts.slice(start, start + size) }));
@@ -106,7 +112,9 @@ export class EncoderModel {
     if (sequences.length === 0) return [];
     sequences.forEach((ids, i) => {
       if (ids.length > this.maxTokens) {
-        throw new RangeError(`sequence ${i} has ${ids.length} tokens; the model takes at most ${this.maxTokens}`);
+        throw new RangeError(
+          `sequence ${i} has ${ids.length} tokens; the model takes at most ${this.maxTokens}`,
+        );
       }
     });
     const { embeddings, dimensions } = await this.pool.execute('embed', {

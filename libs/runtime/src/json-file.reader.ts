@@ -19,7 +19,7 @@ export async function readOptionalJson<T extends z.ZodType>(
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new Error(`${path}: ${z.prettifyError(parsed.error)}`);

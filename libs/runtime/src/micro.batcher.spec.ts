@@ -13,7 +13,8 @@ function recordingBatcher(overrides: Partial<MicroBatcherOptions<string, string>
     run: async (items) => {
       batches.push(items);
       maxRunning = Math.max(maxRunning, ++running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      const slow = items.some((item) => item.startsWith('slow'));
+      await new Promise((resolve) => setTimeout(resolve, slow ? 100 : 5));
       running--;
       if (items.includes('boom')) throw new Error('boom in batch');
       return items.map((item) => item.toUpperCase());
@@ -54,8 +55,14 @@ describe('MicroBatcher', () => {
 
   it('keeps batches within maxBatchItems without splitting requests that fit', async () => {
     const { batcher, batches } = recordingBatcher({ maxBatchItems: 3 });
-    await Promise.all([['a', 'b'], ['c', 'd'], ['e'], ['f', 'g', 'h']].map((r) => batcher.submit(r)));
-    expect(batches).toEqual([['a', 'b'], ['c', 'd', 'e'], ['f', 'g', 'h']]);
+    await Promise.all(
+      [['a', 'b'], ['c', 'd'], ['e'], ['f', 'g', 'h']].map((r) => batcher.submit(r)),
+    );
+    expect(batches).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+      ['f', 'g', 'h'],
+    ]);
   });
 
   it('keeps batches within maxBatchCost, summed or padded', async () => {
@@ -66,7 +73,10 @@ describe('MicroBatcher', () => {
     // Padded: every item costs as much as the longest in its batch.
     const padded = recordingBatcher({ maxBatchCost: 6, batchCost: 'padded' });
     await Promise.all(['aaa', 'bb', 'c', 'dd'].map((item) => padded.batcher.submit([item])));
-    expect(padded.batches).toEqual([['aaa', 'bb'], ['c', 'dd']]);
+    expect(padded.batches).toEqual([
+      ['aaa', 'bb'],
+      ['c', 'dd'],
+    ]);
   });
 
   it('splits a request over the budget into cost-sorted pieces and reassembles it in order', async () => {
@@ -115,18 +125,23 @@ describe('MicroBatcher', () => {
     const parallel = recordingBatcher({ maxInFlight: 2 });
     await Promise.all(['a', 'b', 'c', 'd'].map((item) => parallel.batcher.submit([item])));
     expect(parallel.maxRunning()).toBe(2);
-    expect(parallel.batches).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(parallel.batches).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('with a slot free but a batch running, waits up to maxWaitMs to gather requests', async () => {
     const { batcher, batches } = recordingBatcher({ maxInFlight: 2, maxWaitMs: 30 });
-    const first = batcher.submit(['a']);
+    const first = batcher.submit(['slow']);
     await nextTurn();
     const second = batcher.submit(['b']);
     await nextTurn();
+    await nextTurn();
     const third = batcher.submit(['c']);
     await Promise.all([first, second, third]);
-    expect(batches).toEqual([['a'], ['b', 'c']]);
+    // Without the wait, 'b' would have gone to the free slot alone.
+    expect(batches).toEqual([['slow'], ['b', 'c']]);
   });
 
   it('starts a full batch at once even while another runs', async () => {
@@ -135,10 +150,10 @@ describe('MicroBatcher', () => {
       maxWaitMs: 1e9,
       maxBatchItems: 2,
     });
-    const first = batcher.submit(['a']);
+    const first = batcher.submit(['slow']);
     await nextTurn();
     await Promise.all([first, batcher.submit(['b', 'c'])]);
-    expect(batches).toEqual([['a'], ['b', 'c']]);
+    expect(batches).toEqual([['slow'], ['b', 'c']]);
     expect(maxRunning()).toBe(2);
   });
 
@@ -146,10 +161,10 @@ describe('MicroBatcher', () => {
     const { batcher } = recordingBatcher();
     const running = batcher.submit(['a']);
     await nextTurn();
-    const queued = batcher.submit(['b']);
+    const queued = expect(batcher.submit(['b'])).rejects.toThrow(MicroBatcherClosedError);
     await batcher.close();
     await expect(running).resolves.toEqual(['A']);
-    await expect(queued).rejects.toThrow(MicroBatcherClosedError);
+    await queued;
     await expect(batcher.submit(['c'])).rejects.toThrow(MicroBatcherClosedError);
   });
 

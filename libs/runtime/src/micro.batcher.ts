@@ -4,16 +4,17 @@
 // When a batch starts:
 // - nothing is running → at once (after the current event-loop turn, which gathers requests
 //   that arrived together): idle hardware should not wait, so concurrency 1 pays no delay;
-// - a batch is running but a slot is free → when the budget is full, or when the oldest queued
-//   request has waited `maxWaitMs`, whichever comes first;
-// - every slot busy → requests wait and are batched when a slot frees.
+// - a batch is running but a slot is free (maxInFlight > 1) → when the budget is full, or when
+//   the oldest queued request has waited `maxWaitMs`, whichever comes first (`maxWaitMs: 0`:
+//   a free slot never idles while work is queued);
+// - every slot busy → requests wait, and what gathered meanwhile forms the next batch(es).
 // Requests leave the queue in arrival order and a request's items stay together and in order.
 // A request bigger than the budget is split: its items are sorted by cost (so each piece pads
 // little), cut into budget-sized pieces that queue as separate batches, and reassembled in the
 // caller's order. A single item over the budget runs alone.
 
 export interface MicroBatcherOptions<I, O> {
-  /** Longest a queued request waits for company while another batch is running. */
+  /** Longest a queued request waits for company while a slot is free but a batch is running. */
   readonly maxWaitMs: number;
   readonly maxBatchCost: number;
   readonly maxBatchItems: number;
@@ -29,6 +30,8 @@ export interface MicroBatcherOptions<I, O> {
    */
   readonly batchCost?: 'sum' | 'padded';
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class MicroBatcherClosedError extends Error {
   override readonly name = 'MicroBatcherClosedError';
@@ -77,7 +80,8 @@ export class MicroBatcher<I, O> {
     try {
       costs = items.map((item) => {
         const cost = this.options.cost(item);
-        if (!(cost >= 0) || !Number.isFinite(cost)) throw new RangeError(`invalid item cost ${cost}`);
+        if (!(cost >= 0) || !Number.isFinite(cost))
+          throw new RangeError(`invalid item cost ${cost}`);
         return cost;
       });
     } catch (error) {
@@ -144,7 +148,9 @@ export class MicroBatcher<I, O> {
   }
 
   private costOf(costs: readonly number[]): number {
-    if (this.options.batchCost === 'padded') return costs.length * Math.max(0, ...costs);
+    if (this.options.batchCost === 'padded') {
+      return costs.length * costs.reduce((max, cost) => Math.max(max, cost), 0);
+    }
     return costs.reduce((sum, cost) => sum + cost, 0);
   }
 
@@ -163,12 +169,17 @@ export class MicroBatcher<I, O> {
   }
 
   private flush(): void {
+    // Any armed timer is for an older decision; re-armed below if still waiting.
+    clearTimeout(this.timer);
     if (this.closed || this.queue.length === 0) return;
     const free = this.maxInFlight - this.running.size;
     if (free <= 0) return;
 
     const waited = performance.now() - this.queue[0].queuedAt;
-    const full = !this.fits(this.queue.flatMap((piece) => piece.costs));
+    const queuedCosts = this.queue.flatMap((piece) => piece.costs);
+    const full =
+      queuedCosts.length >= this.options.maxBatchItems ||
+      this.costOf(queuedCosts) >= this.options.maxBatchCost;
     if (this.running.size > 0 && !full && waited < this.options.maxWaitMs) {
       this.armTimer(this.options.maxWaitMs - waited);
       return;
@@ -183,8 +194,8 @@ export class MicroBatcher<I, O> {
   }
 
   private armTimer(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.ceil(delayMs)));
+    // setTimeout treats anything above 2^31 - 1 ms as 1 ms.
+    this.timer = setTimeout(() => this.flush(), Math.min(MAX_TIMER_MS, Math.ceil(delayMs)));
   }
 
   /** The longest run of queued pieces, from the front, that fits the budget (at least one). */

@@ -210,7 +210,9 @@ export class OrtWorkerPool {
     if (this.closing) return;
     const reason = error instanceof Error ? error.message : String(error);
     const unavailable = (why: string) =>
-      new OrtWorkerPoolUnavailableError(`ORT worker ${index} could not restart (${reason}); ${why}`);
+      new OrtWorkerPoolUnavailableError(
+        `ORT worker ${index} could not restart (${reason}); ${why}`,
+      );
     const allDead = this.slots.every((slot) => slot.state === 'dead');
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const job = this.queue[i];

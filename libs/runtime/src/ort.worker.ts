@@ -1,6 +1,6 @@
 // Worker-thread entry: owns one InferenceSession (and optionally a tokenizer) and serves jobs
 // from OrtWorkerPool one at a time. Everything here may block: that is why it is a thread.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { runEmbedJob } from './encoder.forward';
@@ -35,9 +35,7 @@ async function runFeeds(
   for (const [name, t] of Object.entries(feeds)) {
     ortFeeds[name] = new NumericTensor(t.type, t.data, t.dims);
   }
-  const outputs = fetches
-    ? await session.run(ortFeeds, [...fetches])
-    : await session.run(ortFeeds);
+  const outputs = fetches ? await session.run(ortFeeds, [...fetches]) : await session.run(ortFeeds);
   const result: TensorMap = {};
   for (const [name, t] of Object.entries(outputs)) {
     if (t.type === 'string') throw new TypeError(`output ${name} is a string tensor`);
@@ -72,7 +70,29 @@ async function handleJob(
   }
 }
 
-async function main(port: NonNullable<typeof parentPort>): Promise<void> {
+/** Runs one job and always answers it: a job's failure must never take the worker down. */
+async function serve(
+  port: MessagePort,
+  message: OrtWorkerJobMessage,
+  session: InferenceSession,
+  tokenizer: PreTrainedTokenizer | undefined,
+): Promise<void> {
+  try {
+    const { result, transfer } = await handleJob(message, session, tokenizer);
+    const reply: OrtWorkerReply = { type: 'result', id: message.id, result };
+    try {
+      port.postMessage(reply, transfer);
+    } catch {
+      // A buffer the runtime will not let go of (e.g. externally owned) is copied instead.
+      port.postMessage(reply);
+    }
+  } catch (error) {
+    const reply: OrtWorkerReply = { type: 'error', id: message.id, error: serializeError(error) };
+    port.postMessage(reply);
+  }
+}
+
+async function main(port: MessagePort): Promise<void> {
   const init = workerData as OrtWorkerInit;
   const session = await InferenceSession.create(init.modelPath, {
     intraOpNumThreads: init.intraOpNumThreads,
@@ -86,16 +106,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   if (init.tokenizerDir !== undefined) tokenizer = await loadLocalTokenizer(init.tokenizerDir);
 
   port.on('message', (message: OrtWorkerJobMessage) => {
-    handleJob(message, session, tokenizer).then(
-      ({ result, transfer }) => {
-        const reply: OrtWorkerReply = { type: 'result', id: message.id, result };
-        port.postMessage(reply, transfer);
-      },
-      (error: unknown) => {
-        const reply: OrtWorkerReply = { type: 'error', id: message.id, error: serializeError(error) };
-        port.postMessage(reply);
-      },
-    );
+    void serve(port, message, session, tokenizer);
   });
 
   const ready: OrtWorkerReply = {
