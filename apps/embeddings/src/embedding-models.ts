@@ -46,6 +46,8 @@ export class EmbeddingModels implements OnApplicationShutdown {
         maxWaitMs: options.max_batch_wait_ms,
         maxBatchCost: options.max_batch_tokens,
         maxBatchItems: options.max_batch_items,
+        // One batch per worker at a time: more would only queue inside the pool.
+        maxInFlight: encoder.workers,
         cost: (sequence) => sequence.length,
         run: (sequences) => encoder.embed(sequences),
       });
@@ -85,7 +87,7 @@ export class EmbeddingModels implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     for (const model of this.models) {
-      model.batcher.close();
+      await model.batcher.close();
       await model.encoder.close();
     }
   }

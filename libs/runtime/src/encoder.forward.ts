@@ -1,8 +1,9 @@
-// The encoder forward pass as one worker job: pad → run → pool → L2-normalise. Running all of
+// The encoder forward pass as one worker job: group by length → pad → run → pool → normalise. Running all of
 // it in the worker keeps the `[batch, seq, hidden]` activations (megabytes for real models)
 // off the main thread, which only receives `[batch, hidden]`.
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { padSequences } from './encoder.feeds';
+import { groupByLength } from './length.groups';
 import type { EmbedJob, EmbedJobResult } from './ort-worker.protocol';
 import { l2Normalize, poolHiddenStates } from './pooling';
 
@@ -10,7 +11,35 @@ export async function runEmbedJob(
   session: InferenceSession,
   job: EmbedJob,
 ): Promise<EmbedJobResult> {
-  const padded = padSequences(job.sequences, job.padTokenId, job.vocabSize);
+  const groups = groupByLength(job.sequences.map((ids) => ids.length));
+  let result: EmbedJobResult | null = null;
+  for (const rows of groups) {
+    const part = await runPaddedBatch(
+      session,
+      job,
+      rows.map((row) => job.sequences[row]),
+    );
+    result ??= {
+      embeddings: new Float32Array(job.sequences.length * part.dimensions),
+      dimensions: part.dimensions,
+    };
+    rows.forEach((row, i) =>
+      result!.embeddings.set(
+        part.embeddings.subarray(i * part.dimensions, (i + 1) * part.dimensions),
+        row * part.dimensions,
+      ),
+    );
+  }
+  return result ?? { embeddings: new Float32Array(0), dimensions: 0 };
+}
+
+/** One ONNX Runtime run over rows padded to the longest of them. */
+async function runPaddedBatch(
+  session: InferenceSession,
+  job: EmbedJob,
+  sequences: EmbedJob['sequences'],
+): Promise<EmbedJobResult> {
+  const padded = padSequences(sequences, job.padTokenId, job.vocabSize);
   const dims = [padded.batch, padded.sequence];
   const feeds: Record<string, Tensor> = { input_ids: new Tensor('int64', padded.inputIds, dims) };
   if (session.inputNames.includes('attention_mask')) {

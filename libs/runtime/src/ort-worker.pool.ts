@@ -148,15 +148,23 @@ export class OrtWorkerPool {
     });
   }
 
-  /** Rejects queued and running jobs and terminates every worker. Idempotent. */
-  close(): Promise<void> {
-    this.closing ??= this.shutDown();
+  /**
+   * Rejects queued jobs, lets running ones finish (up to `graceMs`), then terminates every worker.
+   * Idempotent. Terminating a worker inside `session.run` aborts the whole process (the native
+   * call returns into a torn-down environment), so running jobs are waited for, not cut off.
+   */
+  close(graceMs = 30_000): Promise<void> {
+    this.closing ??= this.shutDown(graceMs);
     return this.closing;
   }
 
-  private async shutDown(): Promise<void> {
+  private async shutDown(graceMs: number): Promise<void> {
     const closed = () => new OrtWorkerPoolUnavailableError('pool is closed');
     for (const job of this.queue.splice(0)) job.reject(closed());
+    const deadline = Date.now() + graceMs;
+    while (this.slots.some((slot) => slot.job && slot.state !== 'dead') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     for (const slot of this.slots) {
       slot.job?.reject(closed());
       slot.job = undefined;
