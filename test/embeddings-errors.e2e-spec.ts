@@ -1,17 +1,9 @@
 // Every bad input to /v1/embeddings: status and the whole OpenAI error body.
-import { post, startStack } from './support/test-stack';
+import { post, useStack } from './support/test-stack';
 
-type Stack = Awaited<ReturnType<typeof startStack>>;
-let stack: Stack;
+const stack = useStack();
 
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
-
-const embed = (body: unknown) => post(stack.gateway, '/v1/embeddings', body);
+const embed = (body: unknown) => post(stack().gateway, '/v1/embeddings', body);
 
 function expectError(
   response: { status: number; body: unknown },
@@ -120,7 +112,7 @@ describe('bad input to /v1/embeddings', () => {
   });
 
   it('malformed JSON → 400', async () => {
-    expectError(await post(stack.gateway, '/v1/embeddings', '{"model": "tiny-bert",'), 400, {
+    expectError(await post(stack().gateway, '/v1/embeddings', '{"model": "tiny-bert",'), 400, {
       param: null,
       code: null,
       message: /could not parse the JSON body/,
@@ -128,14 +120,14 @@ describe('bad input to /v1/embeddings', () => {
   });
 
   it('a wrong content type → 415', async () => {
-    const response = await post(stack.gateway, '/v1/embeddings', 'model=tiny-bert', {
+    const response = await post(stack().gateway, '/v1/embeddings', 'model=tiny-bert', {
       'content-type': 'application/x-www-form-urlencoded',
     });
     expectError(response, 415, { param: null, code: 'unsupported_media_type' });
   });
 
   it('an unknown route → 404', async () => {
-    expectError(await post(stack.gateway, '/v1/nothing-here', {}), 404, {
+    expectError(await post(stack().gateway, '/v1/nothing-here', {}), 404, {
       param: null,
       code: 'unknown_url',
       message: /POST \/v1\/nothing-here/,

@@ -4,23 +4,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { fixtureModelDir } from '@tessera/testing';
-import { post, startStack } from './support/test-stack';
+import { post, useStack } from './support/test-stack';
 
-type Stack = Awaited<ReturnType<typeof startStack>>;
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
 const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const maxDiff = (a: number[], b: number[]) => Math.max(...a.map((x, i) => Math.abs(x - b[i])));
 
 async function embedFloat(input: string | string[] | number[] | number[][], extra = {}) {
-  const response = await stack.gateway.client.embeddings.create({
+  const response = await stack().gateway.client.embeddings.create({
     model: 'tiny-bert',
     input,
     encoding_format: 'float',
@@ -38,7 +30,7 @@ describe('POST /v1/embeddings', () => {
       const reference = JSON.parse(
         fs.readFileSync(path.join(fixtureModelDir(model), 'reference.json'), 'utf8'),
       ) as { sentences: string[]; input_ids: number[][]; embeddings: number[][] };
-      const response = await stack.gateway.client.embeddings.create({
+      const response = await stack().gateway.client.embeddings.create({
         model,
         input: reference.sentences,
         encoding_format: 'float',
@@ -69,13 +61,13 @@ describe('POST /v1/embeddings', () => {
 
   it('returns the same vector as base64 (the SDK default) and as float', async () => {
     const asFloat = await embedFloat('the quick brown fox');
-    const viaSdkDefault = await stack.gateway.client.embeddings.create({
+    const viaSdkDefault = await stack().gateway.client.embeddings.create({
       model: 'tiny-bert',
       input: 'the quick brown fox',
     });
     expect(viaSdkDefault.data[0].embedding).toEqual(asFloat.data[0].embedding);
 
-    const raw = await post(stack.gateway, '/v1/embeddings', {
+    const raw = await post(stack().gateway, '/v1/embeddings', {
       model: 'tiny-bert',
       input: 'the quick brown fox',
       encoding_format: 'base64',
@@ -125,7 +117,7 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('routes an alias to its model and echoes the requested name', async () => {
-    const response = await stack.gateway.client.embeddings.create({
+    const response = await stack().gateway.client.embeddings.create({
       model: 'text-embedding-3-small',
       input: 'alias',
       encoding_format: 'float',
@@ -136,7 +128,7 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('serves a CLS-pooled encoder without token_type_ids', async () => {
-    const response = await stack.gateway.client.embeddings.create({
+    const response = await stack().gateway.client.embeddings.create({
       model: 'tiny-roberta-cls',
       input: ['hello world', 'something else entirely'],
       encoding_format: 'float',
@@ -158,7 +150,7 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('accepts `user` and null optional fields', async () => {
-    const raw = await post(stack.gateway, '/v1/embeddings', {
+    const raw = await post(stack().gateway, '/v1/embeddings', {
       model: 'tiny-bert',
       input: 'x',
       user: 'user-123',

@@ -2,29 +2,15 @@
 // and what happens when an upstream is down or slow.
 import { createServer, type Server } from 'node:net';
 import OpenAI from 'openai';
-import {
-  TEST_API_KEY,
-  post,
-  startGateway,
-  startStack,
-  type TestGateway,
-} from './support/test-stack';
+import { TEST_API_KEY, post, startGateway, useStack, type TestGateway } from './support/test-stack';
 
-type Stack = Awaited<ReturnType<typeof startStack>>;
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack();
 
 const errorOf = (body: unknown) => (body as { error: Record<string, unknown> }).error;
 
 describe('authentication', () => {
   it('rejects a missing key with 401 invalid_api_key', async () => {
-    const response = await fetch(`${stack.gateway.url}/v1/models`);
+    const response = await fetch(`${stack().gateway.url}/v1/models`);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
       error: {
@@ -38,7 +24,7 @@ describe('authentication', () => {
 
   it('rejects a wrong key with 401 invalid_api_key, without echoing it', async () => {
     const response = await post(
-      stack.gateway,
+      stack().gateway,
       '/v1/embeddings',
       { model: 'tiny-bert', input: 'a' },
       {
@@ -55,7 +41,7 @@ describe('authentication', () => {
   });
 
   it('rejects a wrong key through the SDK', async () => {
-    const client = new OpenAI({ apiKey: 'nope', baseURL: stack.gateway.baseURL, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: 'nope', baseURL: stack().gateway.baseURL, maxRetries: 0 });
     await expect(client.models.list()).rejects.toMatchObject({
       status: 401,
       code: 'invalid_api_key',
@@ -82,7 +68,7 @@ describe('authentication', () => {
     const gateway = await startGateway({
       apiKeys: [],
       authDisabled: true,
-      upstreams: { embeddings: `127.0.0.1:${stack.embeddings.grpcPort}` },
+      upstreams: { embeddings: `127.0.0.1:${stack().embeddings.grpcPort}` },
     });
     try {
       const response = await post(
@@ -102,7 +88,7 @@ describe('authentication', () => {
 
 describe('GET /v1/models', () => {
   it('lists the served models with their capabilities', async () => {
-    const page = await stack.gateway.client.models.list();
+    const page = await stack().gateway.client.models.list();
     const ids = page.data.map((m) => m.id).sort();
     expect(ids).toEqual(['tiny-bert', 'tiny-roberta-cls']);
     const bert = page.data.find((m) => m.id === 'tiny-bert') as unknown as Record<string, unknown>;
@@ -116,11 +102,11 @@ describe('GET /v1/models', () => {
   });
 
   it('retrieves a model by id or alias, and 404s an unknown one', async () => {
-    expect((await stack.gateway.client.models.retrieve('tiny-bert')).id).toBe('tiny-bert');
-    expect((await stack.gateway.client.models.retrieve('text-embedding-ada-002')).id).toBe(
+    expect((await stack().gateway.client.models.retrieve('tiny-bert')).id).toBe('tiny-bert');
+    expect((await stack().gateway.client.models.retrieve('text-embedding-ada-002')).id).toBe(
       'tiny-bert',
     );
-    await expect(stack.gateway.client.models.retrieve('gpt-17')).rejects.toMatchObject({
+    await expect(stack().gateway.client.models.retrieve('gpt-17')).rejects.toMatchObject({
       status: 404,
       code: 'model_not_found',
       param: 'model',
@@ -130,8 +116,8 @@ describe('GET /v1/models', () => {
 
 describe('probes, metrics and request ids', () => {
   it('is live and ready when the upstream serves', async () => {
-    expect((await fetch(`${stack.gateway.url}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${stack.gateway.url}/readyz`);
+    expect((await fetch(`${stack().gateway.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${stack().gateway.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
       status: 'ok',
@@ -141,7 +127,7 @@ describe('probes, metrics and request ids', () => {
 
   it('echoes x-request-id, or makes one', async () => {
     const echoed = await post(
-      stack.gateway,
+      stack().gateway,
       '/v1/embeddings',
       { model: 'tiny-bert', input: 'a' },
       {
@@ -149,16 +135,16 @@ describe('probes, metrics and request ids', () => {
       },
     );
     expect(echoed.headers.get('x-request-id')).toBe('req-abc-123');
-    const made = await post(stack.gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' });
+    const made = await post(stack().gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('counts requests by route, status and model', async () => {
-    await post(stack.gateway, '/v1/embeddings', {
+    await post(stack().gateway, '/v1/embeddings', {
       model: 'text-embedding-3-small',
       input: 'count me',
     });
-    const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${stack().gateway.url}/metrics`)).text();
     expect(text).toMatch(
       /tessera_http_requests_total\{method="POST",route="\/v1\/embeddings",status="200",model="tiny-bert",service="gateway"\} \d+/,
     );
@@ -167,7 +153,7 @@ describe('probes, metrics and request ids', () => {
   });
 
   it('never logs or exposes keys in metrics', async () => {
-    const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${stack().gateway.url}/metrics`)).text();
     expect(text).not.toContain(TEST_API_KEY);
   });
 });
@@ -177,7 +163,7 @@ describe('limits and failures', () => {
   beforeAll(async () => {
     small = await startGateway({
       bodyLimitBytes: 1024,
-      upstreams: { embeddings: `127.0.0.1:${stack.embeddings.grpcPort}` },
+      upstreams: { embeddings: `127.0.0.1:${stack().embeddings.grpcPort}` },
     });
   });
   afterAll(async () => small?.close());
@@ -231,7 +217,7 @@ describe('limits and failures', () => {
   it('answers 504 when the upstream misses the deadline', async () => {
     const gateway = await startGateway({
       requestTimeoutMs: 1,
-      upstreams: { embeddings: `127.0.0.1:${stack.embeddings.grpcPort}` },
+      upstreams: { embeddings: `127.0.0.1:${stack().embeddings.grpcPort}` },
     });
     try {
       const input = Array.from({ length: 64 }, (_, i) => `sentence number ${i} for the deadline`);

@@ -111,3 +111,20 @@ export async function post(
   }
   return { status: response.status, body: parsed, headers: response.headers };
 }
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** Starts the stack before the file's tests and stops it after; call at the top of a spec file. */
+export function useStack(): () => Stack {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (!stack) throw new Error('the stack has not started');
+    return stack;
+  };
+}

@@ -1,13 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
 import type { GatewayConfig } from '@tessera/config';
 import { loadModelsFile } from '@tessera/models';
-import {
-  METRICS_REGISTRY,
-  ProbesController,
-  READINESS_CHECK,
-  createMetricsRegistry,
-} from '@tessera/observability';
+import { probesFor } from '@tessera/observability';
 import { EmbeddingsController } from './embeddings/embeddings.controller';
 import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.tokens';
 import { ModelsController } from './models/models.controller';
@@ -18,21 +12,18 @@ import { UpstreamClients } from './upstream/upstream-clients';
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
+    const probes = probesFor('gateway', GatewayReadiness);
     return {
       module: GatewayModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
-      controllers: [ProbesController, ModelsController, EmbeddingsController],
+      imports: probes.imports,
+      controllers: [...probes.controllers, ModelsController, EmbeddingsController],
       providers: [
+        ...probes.providers,
         { provide: GATEWAY_CONFIG, useValue: config },
         {
           provide: MODEL_ROUTER,
           useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)),
         },
-        {
-          provide: METRICS_REGISTRY,
-          useFactory: () => createMetricsRegistry({ service: 'gateway' }),
-        },
-        { provide: READINESS_CHECK, useClass: GatewayReadiness },
         UpstreamClients,
       ],
     };

@@ -1,10 +1,16 @@
 // /healthz, /readyz and /metrics for every Tessera process (unauthenticated, outside /v1).
 // Liveness is "the event loop answers"; readiness is whatever the app says it waits for
 // (models loaded and warmed, upstreams serving).
-import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TerminusModule,
+} from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
+import { createMetricsRegistry } from './metrics.registry';
 
 /** Reports each dependency readiness waits for, by name. */
 export interface ReadinessCheck {
@@ -14,10 +20,6 @@ export interface ReadinessCheck {
 export const READINESS_CHECK = Symbol('READINESS_CHECK');
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 
-/**
- * Add to an app module's controllers, with TerminusModule imported and READINESS_CHECK and
- * METRICS_REGISTRY provided.
- */
 @Controller()
 export class ProbesController {
   constructor(
@@ -54,4 +56,19 @@ export class ProbesController {
     void reply.header('content-type', this.registry.contentType);
     return this.registry.metrics();
   }
+}
+
+/**
+ * The module pieces every Tessera app spreads into its own module for /healthz, /readyz and
+ * /metrics: the readiness class is provided in the app's module so it can inject app services.
+ */
+export function probesFor(service: string, readiness: Type<ReadinessCheck>) {
+  return {
+    imports: [TerminusModule.forRoot({ logger: false })],
+    controllers: [ProbesController],
+    providers: [
+      { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry({ service }) },
+      { provide: READINESS_CHECK, useClass: readiness },
+    ],
+  };
 }
