@@ -63,14 +63,27 @@ describe('OrtWorkerPool', () => {
   });
 
   it('rejects the running job of a worker that dies, then replaces the worker', async () => {
-    const running = pool.execute('run', { feeds: feeds([2, 3]) }, { worker: 0 });
-    // Kill the thread under the job, as a native crash or OOM would.
-    await pool['slots'][0].thread.terminate();
-    await expect(running).rejects.toThrow(OrtWorkerCrashError);
-    await expect(running).rejects.toThrow(/worker 0 .*died while running a 'run' job/);
+    // A tokenizer pool, so the doomed job is JavaScript (tokenising a long text) rather than a
+    // native run: the worker is certainly busy when killed, and nothing native is cut off.
+    const own = new OrtWorkerPool({
+      modelPath: MODEL,
+      intraOpNumThreads: 1,
+      tokenizerDir: join(MODEL, '../..'),
+    });
+    await own.start();
+    try {
+      const running = own.execute('tokenize', { texts: ['hello world '.repeat(400_000)] });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Kill the thread under the job, as a crash or OOM would.
+      await own['slots'][0].thread.terminate();
+      await expect(running).rejects.toThrow(OrtWorkerCrashError);
+      await expect(running).rejects.toThrow(/worker 0 .*died while running a 'tokenize' job/);
 
-    const replaced = await pool.execute('run', { feeds: feeds([2, 3]) }, { worker: 0 });
-    expect(replaced.last_hidden_state.dims).toEqual([1, 2, 32]);
+      const replaced = await own.run(feeds([2, 3]));
+      expect(replaced.last_hidden_state.dims).toEqual([1, 2, 32]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('fails to start with a clear error for a missing model', async () => {
