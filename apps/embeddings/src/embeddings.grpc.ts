@@ -13,7 +13,8 @@ import {
   type EmbeddingsHandlers,
   type ListModelsResponse,
 } from '@tessera/contracts';
-import { tracedUnary } from '@tessera/observability';
+import { GrpcServerMetrics, METRICS_REGISTRY, tracedUnary } from '@tessera/observability';
+import type { Registry } from 'prom-client';
 import { EmbedHandler } from './embed.handler';
 import { EmbeddingModels } from './embedding-models';
 import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';
@@ -28,15 +29,23 @@ export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeAppli
     @Inject(SERVICE_CONFIG) private readonly config: EmbeddingsServiceConfig,
     private readonly models: EmbeddingModels,
     embedHandler: EmbedHandler,
+    @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
+    const metrics = new GrpcServerMetrics(registry);
     const handlers: EmbeddingsHandlers = {
-      Embed: tracedUnary('tessera.v1.Embeddings/Embed', async (request, call, span) => {
-        if (call.cancelled) throw new GrpcStatusError(status.CANCELLED, 'cancelled by the caller');
-        return embedHandler.embed(request, span);
-      }),
+      Embed: tracedUnary(
+        'tessera.v1.Embeddings/Embed',
+        async (request, call, span) => {
+          if (call.cancelled)
+            throw new GrpcStatusError(status.CANCELLED, 'cancelled by the caller');
+          return embedHandler.embed(request, span);
+        },
+        metrics,
+      ),
       ListModels: tracedUnary(
         'tessera.v1.Embeddings/ListModels',
         async (): Promise<ListModelsResponse> => ({ models: this.models.list() }),
+        metrics,
       ),
     };
     this.host = new GrpcServerHost('embeddings', handlers);
