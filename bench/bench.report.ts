@@ -1,0 +1,194 @@
+// Per-round records, their medians per concurrency level, the ratios and the targets, and the
+// lines the benchmark prints (one per level, one per target, and the Markdown table that
+// docs/benchmarks.md keeps).
+import type { StackRunTelemetry } from './stack.telemetry';
+import { median, round } from './latency.stats';
+
+export type Side = 'direct' | 'service';
+
+export interface RoundRecord {
+  readonly side: Side;
+  readonly concurrency: number;
+  /** -1 for the warm-up. */
+  readonly round: number;
+  readonly requests: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly firstError?: string;
+  readonly elapsedMs: number;
+  readonly itemsPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly meanMs: number;
+  readonly maxMs: number;
+  /** Useful (unpadded) encoder GFLOP/s. */
+  readonly achievedGflops: number;
+  /** CPU of the bench process per item: the whole reference, or the candidate's client. */
+  readonly benchCpuMsPerItem: number;
+  /** Share of the machine other tenants used meanwhile (see MachineRunUsage). */
+  readonly otherLoad: number;
+  readonly benchEventLoopDelayMs: { p50: number; p99: number; max: number; samples: number };
+  readonly service?: StackRunTelemetry & { stackCpuMsPerItem: number; tokenMismatches: number };
+}
+
+export interface SideSummary {
+  /** Medians over the rounds. */
+  readonly itemsPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly achievedGflops: number;
+  /** achievedGflops as a fraction of the run's best MatMul ceiling probe. */
+  readonly ceilingFraction: number;
+  /** CPU ms per item: bench process (+ every stack process for the service). */
+  readonly cpuMsPerItem: number;
+  /** Median share of the machine other tenants used during this side's rounds. */
+  readonly otherLoad: number;
+}
+
+export interface LevelSummary {
+  readonly concurrency: number;
+  readonly requestsPerRound: number;
+  readonly direct: SideSummary;
+  readonly service: SideSummary;
+  readonly ratios: {
+    /** service ÷ direct items/s, from the medians. */
+    readonly throughput: number;
+    /** The same per interleaved round pair, to show the spread. */
+    readonly throughputPerRound: number[];
+    readonly p50OverheadMs: number;
+    readonly p99OverheadMs: number;
+  };
+  readonly rounds: RoundRecord[];
+}
+
+function summarizeSide(records: readonly RoundRecord[], ceilingGflops: number): SideSummary {
+  const of = (pick: (r: RoundRecord) => number) => median(records.map(pick));
+  const gflops = of((r) => r.achievedGflops);
+  return {
+    itemsPerSec: round(
+      of((r) => r.itemsPerSec),
+      1,
+    ),
+    p50Ms: round(of((r) => r.p50Ms)),
+    p99Ms: round(of((r) => r.p99Ms)),
+    achievedGflops: round(gflops, 1),
+    ceilingFraction: round(gflops / ceilingGflops, 3),
+    cpuMsPerItem: round(of((r) => r.benchCpuMsPerItem + (r.service?.stackCpuMsPerItem ?? 0))),
+    otherLoad: round(
+      of((r) => r.otherLoad),
+      3,
+    ),
+  };
+}
+
+export function summarizeLevel(
+  concurrency: number,
+  requestsPerRound: number,
+  rounds: RoundRecord[],
+  ceilingGflops: number,
+): LevelSummary {
+  const directRounds = rounds.filter((r) => r.side === 'direct');
+  const serviceRounds = rounds.filter((r) => r.side === 'service');
+  const direct = summarizeSide(directRounds, ceilingGflops);
+  const service = summarizeSide(serviceRounds, ceilingGflops);
+  return {
+    concurrency,
+    requestsPerRound,
+    direct,
+    service,
+    ratios: {
+      throughput: round(service.itemsPerSec / direct.itemsPerSec, 3),
+      throughputPerRound: serviceRounds.map((s) =>
+        round(
+          s.itemsPerSec / (directRounds.find((d) => d.round === s.round)?.itemsPerSec ?? NaN),
+          3,
+        ),
+      ),
+      p50OverheadMs: round(service.p50Ms - direct.p50Ms),
+      p99OverheadMs: round(service.p99Ms - direct.p99Ms),
+    },
+    rounds,
+  };
+}
+
+const pct = (fraction: number) => `${round(fraction * 100, 1)}%`;
+
+export function formatLevelLine(level: LevelSummary): string {
+  const side = (s: SideSummary) =>
+    `${s.itemsPerSec} items/s p50 ${s.p50Ms} ms p99 ${s.p99Ms} ms (${pct(s.ceilingFraction)} of ceiling, ` +
+    `${s.cpuMsPerItem} CPU-ms/item)`;
+  const { ratios } = level;
+  const sign = ratios.p50OverheadMs >= 0 ? '+' : '';
+  return (
+    `c=${level.concurrency}: direct ${side(level.direct)} | service ${side(level.service)} | ` +
+    `throughput ×${ratios.throughput} (rounds ${ratios.throughputPerRound.join(', ')}), ` +
+    `p50 ${sign}${ratios.p50OverheadMs} ms; other tenants used ` +
+    `${pct(level.direct.otherLoad)} / ${pct(level.service.otherLoad)} of the machine`
+  );
+}
+
+export interface TargetResult {
+  readonly name: string;
+  readonly value: number | null;
+  readonly goal: string;
+  readonly pass: boolean | null;
+}
+
+/**
+ * The issue's targets: ≥ 2× items/s at concurrency 32, ≤ 2 ms added p50 at concurrency 1; and
+ * the correctness gate (cosine ≥ 0.9999, equal token counts).
+ */
+export function formatTargetLines(
+  levels: readonly LevelSummary[],
+  correctness: { minCosine: number; pass: boolean },
+): { lines: string[]; targets: TargetResult[] } {
+  const at = (c: number) => levels.find((l) => l.concurrency === c);
+  const throughput = at(32)?.ratios.throughput ?? null;
+  const overhead = at(1)?.ratios.p50OverheadMs ?? null;
+  const targets: TargetResult[] = [
+    {
+      name: 'throughput ratio at c=32 (service / direct items/s)',
+      value: throughput,
+      goal: '>= 2',
+      pass: throughput === null ? null : throughput >= 2,
+    },
+    {
+      name: 'added p50 at c=1 (service - direct, ms)',
+      value: overhead,
+      goal: '<= 2',
+      pass: overhead === null ? null : overhead <= 2,
+    },
+    {
+      name: 'embeddings match the reference (min cosine; token counts equal)',
+      value: Number(correctness.minCosine.toFixed(6)),
+      goal: '>= 0.9999',
+      pass: correctness.pass,
+    },
+  ];
+  const verdict = (pass: boolean | null) => (pass === null ? 'N/A ' : pass ? 'PASS' : 'FAIL');
+  const lines = targets.map(
+    (t) => `${verdict(t.pass)} ${t.name}: ${t.value ?? '-'} (target ${t.goal})`,
+  );
+  return { lines, targets };
+}
+
+/** The table docs/benchmarks.md keeps. */
+export function markdownTable(levels: readonly LevelSummary[]): string {
+  const rows = levels.map((l) =>
+    [
+      l.concurrency,
+      l.direct.itemsPerSec,
+      l.service.itemsPerSec,
+      `×${l.ratios.throughput}`,
+      `${l.direct.p50Ms} / ${l.direct.p99Ms}`,
+      `${l.service.p50Ms} / ${l.service.p99Ms}`,
+      `${l.ratios.p50OverheadMs >= 0 ? '+' : ''}${l.ratios.p50OverheadMs}`,
+      `${pct(l.direct.ceilingFraction)} / ${pct(l.service.ceilingFraction)}`,
+    ].join(' | '),
+  );
+  return [
+    '| concurrency | direct items/s | service items/s | throughput ratio | direct p50 / p99 ms | service p50 / p99 ms | added p50 ms | % of FLOP ceiling (direct / service) |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
+}

@@ -1,0 +1,161 @@
+// The candidate: the whole Tessera stack (gateway + embeddings service, separate processes on
+// loopback, real gRPC between them) started by the stack launcher from a models file that
+// serves only the bench model, with the options under test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { z } from 'zod';
+import type { EmbeddingModelOptionsSchema } from '../apps/embeddings/src/embedding-model.options';
+import { freePort } from '../tools/stack/ports';
+import { sampleProcessTree } from './process-tree.sampler';
+
+/** The `options` of the bench model's entry, as the models file takes them (unset → default). */
+export type EmbeddingModelSettings = z.input<typeof EmbeddingModelOptionsSchema>;
+
+export interface StackOptions {
+  readonly launcher: string;
+  readonly modelId: string;
+  readonly modelDir: string;
+  readonly settings: EmbeddingModelSettings;
+  readonly apiKey: string;
+  /** Longest wait for "Tessera is serving…" (models load and warm before it). */
+  readonly readyTimeoutMs?: number;
+}
+
+const SERVING = /Tessera is serving the OpenAI API at (\S+)/;
+/** Environment the stack must not inherit: it would change auth, the models file or tracing. */
+const DROPPED_ENV = [
+  'TESSERA_API_KEYS_FILE',
+  'TESSERA_AUTH',
+  'TESSERA_MODELS_FILE',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+];
+
+export class TesseraStack {
+  private output = '';
+
+  private constructor(
+    readonly baseURL: string,
+    readonly modelsFile: string,
+    private readonly child: ChildProcess,
+    private readonly tempDir: string,
+    outputSoFar: string,
+  ) {
+    this.output = outputSoFar;
+    const keep = (chunk: Buffer) => this.keepOutput(chunk.toString('utf8'));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  /** The gateway's base URL without `/v1`, for /metrics and /readyz. */
+  get origin(): string {
+    return this.baseURL.replace(/\/v1\/?$/, '');
+  }
+
+  /** The last lines the stack printed (for error reports). */
+  get recentOutput(): string {
+    return this.output;
+  }
+
+  static async start(options: StackOptions): Promise<TesseraStack> {
+    const tempDir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
+    const modelsFile = join(tempDir, 'models.yaml');
+    const models = {
+      models: [
+        {
+          id: options.modelId,
+          capability: 'embeddings',
+          source: options.modelDir,
+          dtype: 'fp32',
+          options: options.settings,
+        },
+      ],
+    };
+    writeFileSync(modelsFile, `# written by bench/embeddings.bench.ts\n${stringify(models)}`);
+
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of DROPPED_ENV) delete env[name];
+    Object.assign(env, {
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      TESSERA_API_KEYS: options.apiKey,
+    });
+    const child = spawn(process.execPath, [options.launcher, '--models', modelsFile], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+    let output = '';
+    const baseURL = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => fail(new Error('the stack was not ready in time')),
+        options.readyTimeoutMs ?? 180_000,
+      );
+      const onData = (chunk: Buffer) => {
+        output = (output + chunk.toString('utf8')).slice(-8000);
+        const match = SERVING.exec(output);
+        if (match) {
+          cleanUp();
+          resolve(match[1]);
+        }
+      };
+      const onExit = (code: number | null, signal: string | null) =>
+        fail(new Error(`the stack exited before it was ready (${signal ?? `code ${code}`})`));
+      const fail = (error: Error) => {
+        cleanUp();
+        child.kill('SIGTERM');
+        rmSync(tempDir, { recursive: true, force: true });
+        reject(new Error(`${error.message}\n--- stack output ---\n${output}`));
+      };
+      const cleanUp = () => {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        child.off('exit', onExit);
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', onExit);
+    });
+    return new TesseraStack(baseURL, modelsFile, child, tempDir, output);
+  }
+
+  /**
+   * SIGTERM to the launcher, which stops the gateway and then the service. Should it hang and
+   * need SIGKILL, the services it started (and only those) are killed by pid too.
+   */
+  async stop(timeoutMs = 20_000): Promise<void> {
+    const { child } = this;
+    if (child.exitCode === null && child.signalCode === null) {
+      const started = sampleProcessTree(this.pid, () => '').filter((p) => p.pid !== this.pid);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        for (const { pid } of started) killQuietly(pid);
+      }, timeoutMs);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.tempDir, { recursive: true, force: true });
+  }
+
+  private keepOutput(text: string): void {
+    this.output = (this.output + text).slice(-8000);
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
