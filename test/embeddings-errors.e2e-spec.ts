@@ -1,5 +1,9 @@
 // Every bad input to /v1/embeddings: status and the whole OpenAI error body.
-import { post, useStack } from './support/test-stack';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fixtureModelDir } from '@tessera/testing';
+import { post, startEmbeddingsService, useStack } from './support/test-stack';
 
 const stack = useStack();
 
@@ -137,5 +141,26 @@ describe('bad input to /v1/embeddings', () => {
   it('keeps serving after bad requests', async () => {
     const ok = await embed({ model: 'tiny-bert', input: 'still alive' });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('a bad models file', () => {
+  it('stops the service at start-up with a message naming the model and the option', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bad-options-'));
+    const modelsFile = path.join(dir, 'models.yaml');
+    fs.writeFileSync(
+      modelsFile,
+      [
+        'models:',
+        '  - id: broken',
+        '    capability: embeddings',
+        `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,
+        '    options: { max_batch_tokens: -1 }',
+        '',
+      ].join('\n'),
+    );
+    await expect(startEmbeddingsService(modelsFile)).rejects.toThrow(
+      /invalid options for embeddings model 'broken'.*max_batch_tokens/,
+    );
   });
 });

@@ -43,6 +43,7 @@ it('links the HTTP request, the gRPC call, the service and the model run in one 
   expect(run!.parentSpanContext?.spanId).toBe(server!.spanContext().spanId);
 
   expect(http!.attributes['gen_ai.request.model']).toBe('text-embedding-3-small');
+  expect(http!.attributes['gen_ai.request.encoding_formats']).toEqual(['base64']);
   expect(http!.attributes['http.response.status_code']).toBe(200);
   expect(server!.attributes['gen_ai.response.model']).toBe('tiny-bert');
   expect(server!.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);

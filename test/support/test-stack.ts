@@ -30,7 +30,12 @@ export async function startEmbeddingsService(
   });
   await app.listen(0, '127.0.0.1');
   const grpc = app.get(EmbeddingsGrpcServer);
-  await grpc.whenReady();
+  try {
+    await grpc.whenReady();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return { app, grpcPort: grpc.host.port, close: () => app.close() };
 }
 

@@ -33,7 +33,16 @@ export class EmbeddingModels implements OnApplicationShutdown {
     const file = loadModelsFile(this.config.modelsFile);
     const store = new ModelStore();
     for (const spec of modelsFor(file, 'embeddings')) {
-      const options = EmbeddingModelOptionsSchema.parse(spec.options ?? {});
+      const parsed = EmbeddingModelOptionsSchema.safeParse(spec.options ?? {});
+      if (!parsed.success) {
+        throw new Error(
+          `invalid options for embeddings model '${spec.id}' in ${file.path}: ` +
+            parsed.error.issues
+              .map((i) => `${i.path.join('.') || 'options'}: ${i.message}`)
+              .join('; '),
+        );
+      }
+      const options = parsed.data;
       const modelDir = await store.resolve(spec);
       const encoder = await EncoderModel.load({
         modelDir,

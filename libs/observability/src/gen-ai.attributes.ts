@@ -2,7 +2,6 @@
 // (Spelled out here because the conventions are still "incubating" upstream.)
 export const GEN_AI = {
   operationName: 'gen_ai.operation.name',
-  system: 'gen_ai.system',
   requestModel: 'gen_ai.request.model',
   responseModel: 'gen_ai.response.model',
   inputTokens: 'gen_ai.usage.input_tokens',
@@ -10,5 +9,3 @@ export const GEN_AI = {
   embeddingsDimensionCount: 'gen_ai.embeddings.dimension.count',
   requestEncodingFormats: 'gen_ai.request.encoding_formats',
 } as const;
-
-export const TESSERA_SYSTEM = 'tessera';

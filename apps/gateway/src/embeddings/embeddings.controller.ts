@@ -25,7 +25,10 @@ export class EmbeddingsController {
     const embeddings = parseEmbeddingsRequest(body);
     const model = this.router.route(embeddings.model, 'embeddings');
     request.tesseraModel = model.id;
-    request.tesseraSpan?.setAttribute(GEN_AI.requestModel, embeddings.model);
+    request.tesseraSpan?.setAttributes({
+      [GEN_AI.requestModel]: embeddings.model,
+      [GEN_AI.requestEncodingFormats]: [embeddings.encodingFormat],
+    });
     const response = await this.upstreams.unary<'embeddings', EmbedResponse__Output>(
       'embeddings',
       'Embed',

@@ -8,6 +8,7 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isApiPath, pathOf } from '../http/gateway.hooks';
 import { OpenAIError } from './openai-error';
 
 export function sendOpenAIError(reply: FastifyReply, error: OpenAIError): FastifyReply {
@@ -24,7 +25,7 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    if (exception instanceof HttpException && !request.url.startsWith('/v1')) {
+    if (exception instanceof HttpException && !isApiPath(pathOf(request.url))) {
       void reply.status(exception.getStatus()).send(exception.getResponse());
       return;
     }
@@ -39,7 +40,7 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
         case 404:
           return new OpenAIError(
             404,
-            `Unknown request URL: ${request.method} ${request.url.split('?')[0]}.`,
+            `Unknown request URL: ${request.method} ${pathOf(request.url)}.`,
             'invalid_request_error',
             null,
             'unknown_url',

@@ -41,6 +41,7 @@ export function registerGatewayHooks(
 
   fastify.addHook('onRequest', async (request, reply) => {
     const route = routeOf(request);
+    const path = pathOf(request.url);
     request.tesseraStart = process.hrtime.bigint();
     deps.metrics.started(request.method, route);
     void reply.header('x-request-id', request.id);
@@ -49,13 +50,12 @@ export function registerGatewayHooks(
       attributes: {
         'http.request.method': request.method,
         'http.route': route,
-        'url.path': request.url.split('?')[0],
+        'url.path': path,
         'tessera.request_id': request.id,
       },
     });
 
-    const path = request.url.split('?')[0];
-    if (!path.startsWith('/v1/') && path !== '/v1') return;
+    if (!isApiPath(path)) return;
     const denied = deps.verifier.check(request.headers.authorization);
     if (denied) return sendOpenAIError(reply, denied);
     if (request.method === 'POST' && !MULTIPART_PATHS.has(path) && !isJson(request)) {
@@ -74,6 +74,16 @@ export function registerGatewayHooks(
       span.end();
     }
   });
+}
+
+/** The URL without its query string. */
+export function pathOf(url: string): string {
+  return url.split('?')[0];
+}
+
+/** The OpenAI API surface (authenticated, OpenAI error bodies), as opposed to the probes. */
+export function isApiPath(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/');
 }
 
 function routeOf(request: FastifyRequest): string {
