@@ -21,6 +21,21 @@ async function embedFloat(input: string | string[] | number[] | number[][], extr
   return response;
 }
 
+/** Model runs and inputs so far for tiny-bert, from the embeddings service's /metrics. */
+async function batchStats(): Promise<{ runs: number; inputs: number }> {
+  const metrics = await (await fetch(`${await stack().embeddings.app.getUrl()}/metrics`)).text();
+  const value = (series: string) => {
+    const line = metrics
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith(`tessera_embeddings_batch_items_${series}{`) && l.includes('"tiny-bert"'),
+      );
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+  return { runs: value('count'), inputs: value('sum') };
+}
+
 describe('POST /v1/embeddings', () => {
   // reference.json: token ids and embeddings computed by sentence-transformers on the PyTorch
   // weights the fixture was exported from (tools/fixtures).
@@ -143,10 +158,15 @@ describe('POST /v1/embeddings', () => {
     );
     const alone: number[][] = [];
     for (const text of texts) alone.push((await embedFloat(text)).data[0].embedding);
+    const before = await batchStats();
     const together = await Promise.all(texts.map((text) => embedFloat(text)));
+    const after = await batchStats();
     together.forEach((response, i) =>
       expect(maxDiff(response.data[0].embedding, alone[i])).toBeLessThan(1e-5),
     );
+    // The service's batch histogram: every input ran, in fewer model runs than requests.
+    expect(after.inputs - before.inputs).toBe(texts.length);
+    expect(after.runs - before.runs).toBeLessThan(texts.length);
   });
 
   it('accepts `user` and null optional fields', async () => {

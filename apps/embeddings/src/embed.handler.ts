@@ -1,11 +1,11 @@
-// The Embed call: model-dependent validation (vocabulary, context length, dimensions), then the
-// model's micro-batcher. Shapes and types were validated once, at the gateway.
+// The Embed call: the model's micro-batcher, then the model's verdict on each input (vocabulary,
+// context length) as OpenAI errors. Shapes and types were validated once, at the gateway.
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
 import { trace, type Span } from '@opentelemetry/api';
 import { GrpcStatusError, type EmbedRequest__Output, type EmbedResponse } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
-import { truncateAndNormalize } from '@tessera/runtime';
+import { truncateAndNormalize, type EncoderInput, type EncoderOutcome } from '@tessera/runtime';
 import { EmbeddingModels, type EmbeddingModel } from './embedding-models';
 
 const tracer = trace.getTracer('tessera');
@@ -38,10 +38,16 @@ export class EmbedHandler {
       );
     }
 
-    const sequences = await this.toSequences(request, model);
-    const vectors = await this.run(model, sequences);
+    const inputs = request.inputs.map((input) =>
+      input.kind === 'text' ? (input.text ?? '') : (input.tokens?.ids ?? []),
+    );
+    const outcomes = await this.run(model, inputs);
+    const vectors = outcomes.map((outcome, index) => {
+      if ('vector' in outcome) return outcome.vector;
+      throw this.rejected(model, outcomes, index);
+    });
     const dims = request.dimensions || encoder.dimensions;
-    const promptTokens = sequences.reduce((sum, sequence) => sum + sequence.length, 0);
+    const promptTokens = outcomes.reduce((sum, outcome) => sum + outcome.tokens, 0);
     span.setAttribute(GEN_AI.inputTokens, promptTokens);
     span.setAttribute(GEN_AI.embeddingsDimensionCount, dims);
     return {
@@ -58,53 +64,54 @@ export class EmbedHandler {
     };
   }
 
-  /** The model run, as a span of its own: time in the micro-batch queue plus the ONNX run. */
-  private run(model: EmbeddingModel, sequences: number[][]): Promise<Float32Array[]> {
+  /**
+   * The model run (tokenization included), as a span of its own: time in the micro-batch queue
+   * plus the worker job.
+   */
+  private run(model: EmbeddingModel, inputs: EncoderInput[]): Promise<EncoderOutcome[]> {
     return tracer.startActiveSpan('onnxruntime.run', async (span) => {
       span.setAttribute(GEN_AI.operationName, 'embeddings');
       span.setAttribute(GEN_AI.responseModel, model.spec.id);
-      span.setAttribute('tessera.batch.items', sequences.length);
+      span.setAttribute('tessera.batch.items', inputs.length);
       try {
-        return await model.batcher.submit(sequences);
+        return await this.models.embed(model, inputs);
       } finally {
         span.end();
       }
     });
   }
 
-  /** Tokenises the text inputs (in the workers) and checks every sequence against the model. */
-  private async toSequences(
-    request: EmbedRequest__Output,
+  /** The 400 for a request the model did not take, naming its first rejected input. */
+  private rejected(
     model: EmbeddingModel,
-  ): Promise<number[][]> {
-    const { encoder } = model;
-    const texts = request.inputs.flatMap((input) =>
-      input.kind === 'text' ? [input.text ?? ''] : [],
+    outcomes: EncoderOutcome[],
+    fallback: number,
+  ): GrpcStatusError {
+    const { encoder, spec } = model;
+    let index = outcomes.findIndex(
+      (outcome) => 'rejection' in outcome && outcome.rejection.reason !== 'request_rejected',
     );
-    const tokenized = texts.length > 0 ? await encoder.tokenize(texts) : [];
-    let nextText = 0;
-    return request.inputs.map((input, index) => {
-      const sequence = input.kind === 'text' ? tokenized[nextText++] : (input.tokens?.ids ?? []);
-      const where = request.inputs.length > 1 ? `input[${index}]` : 'input';
-      if (sequence.length === 0) throw invalidInput(`${where} must not be empty.`);
-      if (input.kind === 'tokens') {
-        const bad = sequence.find((id) => id >= encoder.vocabSize);
-        if (bad !== undefined) {
-          throw invalidInput(
-            `${where} contains token id ${bad}, outside the vocabulary of '${model.spec.id}' ` +
-              `(ids 0 to ${encoder.vocabSize - 1}).`,
-          );
-        }
-      }
-      if (sequence.length > encoder.maxTokens) {
-        throw invalidInput(
-          `${where} is ${sequence.length} tokens long, but the model '${model.spec.id}' accepts at ` +
+    if (index < 0) index = fallback;
+    const outcome = outcomes[index];
+    const rejection = 'rejection' in outcome ? outcome.rejection : null;
+    const where = outcomes.length > 1 ? `input[${index}]` : 'input';
+    switch (rejection?.reason) {
+      case 'empty':
+        return invalidInput(`${where} must not be empty.`);
+      case 'out_of_vocabulary':
+        return invalidInput(
+          `${where} contains token id ${rejection.tokenId}, outside the vocabulary of ` +
+            `'${spec.id}' (ids 0 to ${encoder.vocabSize - 1}).`,
+        );
+      case 'too_long':
+        return invalidInput(
+          `${where} is ${outcome.tokens} tokens long, but the model '${spec.id}' accepts at ` +
             `most ${encoder.maxTokens} tokens per input. Shorten the input; it is not truncated.`,
           'input',
           'context_length_exceeded',
         );
-      }
-      return sequence;
-    });
+      default:
+        return new GrpcStatusError(status.INTERNAL, `${where} was not embedded.`);
+    }
   }
 }

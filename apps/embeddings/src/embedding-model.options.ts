@@ -7,7 +7,10 @@ export const EmbeddingModelOptionsSchema = z
     workers: z.number().int().min(1).max(64).default(1),
     /** ONNX Runtime intra-op threads per worker (default: CPU cores ÷ workers). */
     intra_op_threads: z.number().int().min(1).max(256).optional(),
-    /** Token budget of one batch (sum of the sequence lengths gathered). */
+    /**
+     * Token budget of one batch (sum of the sequence lengths gathered; texts are estimated at
+     * ~4 characters a token, since the worker tokenizes them in the batch job).
+     */
     max_batch_tokens: z.number().int().min(1).default(8192),
     /**
      * How long a ready batch may wait for more requests while another batch runs and a worker is

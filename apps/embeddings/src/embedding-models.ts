@@ -8,15 +8,36 @@ import {
   onnxFileFor,
   type ModelSpec,
 } from '@tessera/models';
-import { EncoderModel, MicroBatcher } from '@tessera/runtime';
+import { METRICS_REGISTRY } from '@tessera/observability';
+import {
+  EncoderModel,
+  MicroBatcher,
+  type EncoderInput,
+  type EncoderOutcome,
+} from '@tessera/runtime';
+import { Histogram, type Registry } from 'prom-client';
 import { EmbeddingModelOptionsSchema } from './embedding-model.options';
 import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';
+
+/** One input waiting in the micro-batcher, with the request it belongs to. */
+interface QueuedInput {
+  readonly input: EncoderInput;
+  readonly request: number;
+}
 
 export interface EmbeddingModel {
   spec: ModelSpec;
   encoder: EncoderModel;
-  batcher: MicroBatcher<number[], Float32Array>;
+  batcher: MicroBatcher<QueuedInput, EncoderOutcome>;
   created: number;
+}
+
+/**
+ * The batcher needs a cost before the worker tokenizes: about 4 characters per token for
+ * English WordPiece/BPE vocabularies, plus the special tokens. Only batch sizes depend on it.
+ */
+function estimatedTokens(input: EncoderInput): number {
+  return typeof input === 'string' ? Math.ceil(input.length / 4) + 2 : input.length;
 }
 
 @Injectable()
@@ -26,7 +47,27 @@ export class EmbeddingModels implements OnApplicationShutdown {
   private readonly models: EmbeddingModel[] = [];
   private loaded = false;
 
-  constructor(@Inject(SERVICE_CONFIG) private readonly config: EmbeddingsServiceConfig) {}
+  private readonly batchItems: Histogram<'model'>;
+  private nextRequest = 0;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: EmbeddingsServiceConfig,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.batchItems = new Histogram({
+      name: 'tessera_embeddings_batch_items',
+      help: 'Inputs per model run (micro-batch) of an embeddings model',
+      labelNames: ['model'],
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+      registers: [registry],
+    });
+  }
+
+  /** Embeds one request's inputs; they may share a batch with other requests'. */
+  embed(model: EmbeddingModel, inputs: readonly EncoderInput[]): Promise<EncoderOutcome[]> {
+    const request = this.nextRequest++;
+    return model.batcher.submit(inputs.map((input) => ({ input, request })));
+  }
 
   /** Resolves every model locally (never downloads), loads it into workers and warms it. */
   async load(): Promise<void> {
@@ -51,14 +92,20 @@ export class EmbeddingModels implements OnApplicationShutdown {
         intraOpThreads: options.intra_op_threads,
       });
       await encoder.warmup();
-      const batcher = new MicroBatcher<number[], Float32Array>({
+      const batcher = new MicroBatcher<QueuedInput, EncoderOutcome>({
         maxWaitMs: options.max_batch_wait_ms,
         maxBatchCost: options.max_batch_tokens,
         maxBatchItems: options.max_batch_items,
         // One batch per worker at a time: more would only queue inside the pool.
         maxInFlight: encoder.workers,
-        cost: (sequence) => sequence.length,
-        run: (sequences) => encoder.embed(sequences),
+        cost: (item) => estimatedTokens(item.input),
+        run: (items) => {
+          this.batchItems.observe({ model: spec.id }, items.length);
+          return encoder.embed(
+            items.map((item) => item.input),
+            items.map((item) => item.request),
+          );
+        },
       });
       const model: EmbeddingModel = {
         spec,

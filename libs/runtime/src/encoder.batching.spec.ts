@@ -1,7 +1,7 @@
 // Batching must be invisible in the numbers: an embedding computed inside a padded batch of
 // strangers equals the one computed alone.
 import { join } from 'node:path';
-import { EncoderModel } from './encoder.model';
+import { EncoderModel, type EncoderOutcome } from './encoder.model';
 import { MicroBatcher } from './micro.batcher';
 
 const MODEL_DIR = join(__dirname, '../../../test/fixtures/models/tiny-bert');
@@ -29,30 +29,34 @@ describe('EncoderModel behind a MicroBatcher', () => {
     expect(Math.min(...lengths)).toBeLessThan(5);
     expect(Math.max(...lengths)).toBeGreaterThan(90);
 
+    const vector = (outcome: EncoderOutcome) => {
+      if (!('vector' in outcome)) throw new Error('rejected');
+      return outcome.vector;
+    };
     const alone: Float32Array[] = [];
-    for (const ids of sequences) alone.push(...(await encoder.embed([ids])));
+    for (const text of SENTENCES) alone.push(vector((await encoder.embed([text]))[0]));
 
     const batchSizes: number[] = [];
-    const batcher = new MicroBatcher<number[], Float32Array>({
+    const batcher = new MicroBatcher<string, EncoderOutcome>({
       maxWaitMs: 2,
       maxBatchCost: 1024,
       maxBatchItems: 8,
       batchCost: 'padded',
       maxInFlight: encoder.workers,
-      cost: (ids) => ids.length,
+      cost: (text) => text.length,
       run: (batch) => {
         batchSizes.push(batch.length);
         return encoder.embed(batch);
       },
     });
     // Mostly one sentence per request, plus one request of three, all at once.
-    const requests = [...sequences.slice(0, 17).map((ids) => [ids]), sequences.slice(17)];
-    const batched = (await Promise.all(requests.map((r) => batcher.submit(r)))).flat();
+    const requests = [...SENTENCES.slice(0, 17).map((text) => [text]), SENTENCES.slice(17)];
+    const batched = (await Promise.all(requests.map((r) => batcher.submit(r)))).flat().map(vector);
     await batcher.close();
 
     expect(Math.max(...batchSizes)).toBeGreaterThan(1); // it really batched
-    batched.forEach((vector, i) => {
-      const worst = Math.max(...vector.map((v, d) => Math.abs(v - alone[i][d])));
+    batched.forEach((embedding, i) => {
+      const worst = Math.max(...embedding.map((v, d) => Math.abs(v - alone[i][d])));
       expect(worst).toBeLessThan(1e-5);
     });
   });

@@ -1,5 +1,7 @@
-// Turns a batch of token-id sequences into the int64 tensors an encoder graph takes.
-// Rows are right-padded, which is what makes `lengths` a faithful attention mask for pooling.
+// Checks token-id sequences against the model and turns a batch of them into the int64 tensors
+// an encoder graph takes. Rows are right-padded, which is what makes `lengths` a faithful
+// attention mask for pooling.
+import type { EncoderRejection } from './ort-worker.protocol';
 
 export interface EncoderFeeds {
   readonly batch: number;
@@ -10,10 +12,23 @@ export interface EncoderFeeds {
   readonly attentionMask: BigInt64Array;
 }
 
+/** Why the model cannot take `ids`, or null when it can. Never truncates. */
+export function rejectionOf(
+  ids: readonly number[],
+  limits: { readonly maxTokens: number; readonly vocabSize: number },
+): EncoderRejection | null {
+  if (ids.length === 0) return { reason: 'empty' };
+  // An out-of-range id would surface as an opaque Gather error from ORT; name it here instead.
+  const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || id >= limits.vocabSize);
+  if (bad !== undefined) return { reason: 'out_of_vocabulary', tokenId: bad };
+  if (ids.length > limits.maxTokens) return { reason: 'too_long' };
+  return null;
+}
+
+/** Pads sequences already checked with `rejectionOf`. */
 export function padSequences(
   sequences: readonly (readonly number[])[],
   padTokenId: number,
-  vocabSize: number,
 ): EncoderFeeds {
   const batch = sequences.length;
   const lengths = sequences.map((ids) => ids.length);
@@ -21,17 +36,9 @@ export function padSequences(
   const inputIds = new BigInt64Array(batch * sequence).fill(BigInt(padTokenId));
   const attentionMask = new BigInt64Array(batch * sequence);
   sequences.forEach((ids, row) => {
-    if (ids.length === 0) throw new RangeError(`sequence ${row} is empty`);
     const offset = row * sequence;
     for (let t = 0; t < ids.length; t++) {
-      const id = ids[t];
-      // An out-of-range id would surface as an opaque Gather error from ORT; name it here instead.
-      if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
-        throw new RangeError(
-          `sequence ${row} has token id ${id} outside the vocabulary [0, ${vocabSize})`,
-        );
-      }
-      inputIds[offset + t] = BigInt(id);
+      inputIds[offset + t] = BigInt(ids[t]);
       attentionMask[offset + t] = 1n;
     }
   });

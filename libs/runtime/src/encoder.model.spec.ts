@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EncoderModel } from './encoder.model';
+import { EncoderModel, type EncoderOutcome } from './encoder.model';
 import { OrtWorkerPool } from './ort-worker.pool';
 import { l2Normalize, type Pooling } from './pooling';
 
@@ -19,6 +19,14 @@ function expectClose(actual: Float32Array, expected: ArrayLike<number>, toleranc
   expect(actual).toHaveLength(expected.length);
   const worst = Math.max(...Array.from(actual, (v, i) => Math.abs(v - expected[i])));
   expect(worst).toBeLessThan(tolerance);
+}
+
+/** The vectors of outcomes that must all have been embedded. */
+function vectorsOf(outcomes: EncoderOutcome[]): Float32Array[] {
+  return outcomes.map((outcome) => {
+    if (!('vector' in outcome)) throw new Error(`rejected: ${JSON.stringify(outcome)}`);
+    return outcome.vector;
+  });
 }
 
 /** The plain reference: run one unpadded sequence, pool its raw last_hidden_state, normalise. */
@@ -107,16 +115,20 @@ describe.each([
       await expect(encoder.tokenize(texts)).resolves.toEqual(one.flat());
     });
 
-    it('matches sentence-transformers embeddings (normalised)', async () => {
-      const embeddings = await encoder.embed(ref.input_ids);
-      embeddings.forEach((vector, i) => {
-        expectClose(vector, l2Normalize(Float32Array.from(ref.embeddings[i])));
-      });
+    it('matches sentence-transformers embeddings (normalised), from ids or texts', async () => {
+      const fromIds = await encoder.embed(ref.input_ids);
+      const fromTexts = await encoder.embed(ref.sentences);
+      for (const outcomes of [fromIds, fromTexts]) {
+        vectorsOf(outcomes).forEach((vector, i) => {
+          expectClose(vector, l2Normalize(Float32Array.from(ref.embeddings[i])));
+        });
+        expect(outcomes.map((o) => o.tokens)).toEqual(ref.input_ids.map((ids) => ids.length));
+      }
     });
 
     it(`pools (${pooling}) over the attention mask: padding does not change a vector`, async () => {
       const batch = [ref.input_ids[0], ref.input_ids[5], [ref.input_ids[0][0]]];
-      const embeddings = await encoder.embed(batch);
+      const embeddings = vectorsOf(await encoder.embed(batch));
       for (const [i, ids] of batch.entries()) {
         expectClose(embeddings[i], await referenceEmbedding(raw, ids, pooling));
         expect(Math.hypot(...embeddings[i])).toBeCloseTo(1, 5);
@@ -125,12 +137,35 @@ describe.each([
       }
     });
 
-    it('rejects sequences longer than the model takes, and ids outside the vocabulary', async () => {
-      await expect(encoder.embed([new Array<number>(maxTokens + 1).fill(5)])).rejects.toThrow(
-        RangeError,
+    it('rejects empty, too long and out-of-vocabulary inputs, never truncating', async () => {
+      const long = 'hello world '.repeat(200);
+      const outcomes = await encoder.embed([
+        new Array<number>(maxTokens + 1).fill(5),
+        [0, vocabSize],
+        [],
+        long,
+        ref.input_ids[0],
+      ]);
+      expect(outcomes.slice(0, 4)).toEqual([
+        { tokens: maxTokens + 1, rejection: { reason: 'too_long' } },
+        { tokens: 2, rejection: { reason: 'out_of_vocabulary', tokenId: vocabSize } },
+        { tokens: 0, rejection: { reason: 'empty' } },
+        { tokens: expect.any(Number), rejection: { reason: 'too_long' } },
+      ]);
+      expect(outcomes[3].tokens).toBeGreaterThan(maxTokens * 2);
+      expect(vectorsOf(outcomes.slice(4))).toHaveLength(1);
+    });
+
+    it('skips every input of a request that has a rejected one', async () => {
+      const outcomes = await encoder.embed(
+        [ref.sentences[0], [0, vocabSize], ref.sentences[1]],
+        [7, 7, 8],
       );
-      await expect(encoder.embed([[0, vocabSize]])).rejects.toThrow(/outside the vocabulary/);
-      await expect(encoder.embed([ref.input_ids[0]])).resolves.toHaveLength(1);
+      expect(outcomes.map((o) => ('rejection' in o ? o.rejection.reason : 'ok'))).toEqual([
+        'request_rejected',
+        'out_of_vocabulary',
+        'ok',
+      ]);
     });
 
     it('warms up every worker', async () => {

@@ -4,7 +4,13 @@ import { resolve } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { readEncoderConfig } from './encoder.config';
 import { OrtWorkerPool } from './ort-worker.pool';
+import type { EmbedJob, EncoderInput, EncoderRejection } from './ort-worker.protocol';
 import type { Pooling } from './pooling';
+
+/** What became of one input: its L2-normalised embedding, or why the model did not take it. */
+export type EncoderOutcome =
+  | { readonly tokens: number; readonly vector: Float32Array }
+  | { readonly tokens: number; readonly rejection: EncoderRejection };
 
 export interface EncoderModelOptions {
   readonly modelDir: string;
@@ -105,49 +111,53 @@ export class EncoderModel {
   }
 
   /**
-   * One forward pass over `sequences` as a single batch (right-padded to the longest), returning
-   * one L2-normalised vector of `dimensions` floats per sequence, each in its own buffer.
+   * Embeds texts (tokenized in the worker) and token-id sequences in one worker job: one batch,
+   * grouped by length so that padding stays small. Each input comes back as a vector of
+   * `dimensions` floats in its own buffer, or as a rejection (empty, ids outside the vocabulary,
+   * longer than `maxTokens`: never truncated). `requests` names the request of each input; one
+   * rejected input skips the rest of its request.
    */
-  async embed(sequences: readonly (readonly number[])[]): Promise<Float32Array[]> {
-    if (sequences.length === 0) return [];
-    sequences.forEach((ids, i) => {
-      if (ids.length > this.maxTokens) {
-        throw new RangeError(
-          `sequence ${i} has ${ids.length} tokens; the model takes at most ${this.maxTokens}`,
-        );
-      }
-    });
-    const { embeddings, dimensions } = await this.pool.execute('embed', {
-      sequences,
-      padTokenId: this.padTokenId,
-      vocabSize: this.vocabSize,
-      pooling: this.pooling,
-      outputName: this.outputName,
-    });
-    if (dimensions !== this.dimensions) {
+  async embed(
+    inputs: readonly EncoderInput[],
+    requests?: readonly number[],
+  ): Promise<EncoderOutcome[]> {
+    if (inputs.length === 0) return [];
+    const { embeddings, dimensions, tokens, rejections } = await this.pool.execute(
+      'embed',
+      this.job(inputs, requests),
+    );
+    if (dimensions !== 0 && dimensions !== this.dimensions) {
       throw new Error(
         `${this.outputName} has ${dimensions} dimensions but config.json says ${this.dimensions}`,
       );
     }
-    return Array.from({ length: sequences.length }, (_, i) =>
-      embeddings.slice(i * dimensions, (i + 1) * dimensions),
-    );
+    return inputs.map((_, i) => {
+      const rejection = rejections[i];
+      if (rejection) return { tokens: tokens[i], rejection };
+      return { tokens: tokens[i], vector: embeddings.slice(i * dimensions, (i + 1) * dimensions) };
+    });
   }
 
   /** One tiny forward pass on every worker, so the first real request pays no first-run cost. */
   async warmup(): Promise<void> {
-    const job = {
-      sequences: [[this.padTokenId]],
-      padTokenId: this.padTokenId,
-      vocabSize: this.vocabSize,
-      pooling: this.pooling,
-      outputName: this.outputName,
-    };
+    const job = this.job([[this.padTokenId]]);
     await Promise.all(
       Array.from({ length: this.pool.size }, (_, worker) =>
         this.pool.execute('embed', job, { worker }),
       ),
     );
+  }
+
+  private job(inputs: readonly EncoderInput[], requests?: readonly number[]): EmbedJob {
+    return {
+      inputs,
+      requests,
+      maxTokens: this.maxTokens,
+      padTokenId: this.padTokenId,
+      vocabSize: this.vocabSize,
+      pooling: this.pooling,
+      outputName: this.outputName,
+    };
   }
 
   close(): Promise<void> {

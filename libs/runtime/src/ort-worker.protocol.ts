@@ -21,9 +21,27 @@ export interface OrtWorkerInfo {
   readonly padTokenId?: number | null;
 }
 
-/** One encoder forward pass: pad, run, pool, normalise — all off the main thread. */
+/** One input of an embed job: a text (tokenized in the worker) or token ids. */
+export type EncoderInput = string | readonly number[];
+
+/** Why an input was not embedded; the caller turns it into an error for its request. */
+export type EncoderRejection =
+  | { readonly reason: 'empty' }
+  | { readonly reason: 'too_long' }
+  | { readonly reason: 'out_of_vocabulary'; readonly tokenId: number }
+  /** Another input of the same request was rejected, so this one was not run. */
+  | { readonly reason: 'request_rejected' };
+
+/**
+ * One encoder job: tokenize, check, group by length, pad, run, pool, normalise — all off the
+ * main thread, in one round trip.
+ */
 export interface EmbedJob {
-  readonly sequences: readonly (readonly number[])[];
+  readonly inputs: readonly EncoderInput[];
+  /** The request each input belongs to: one rejected input skips its whole request. */
+  readonly requests?: readonly number[];
+  /** Longest input accepted, in tokens with the special tokens; longer ones are rejected. */
+  readonly maxTokens: number;
   readonly padTokenId: number;
   readonly vocabSize: number;
   readonly pooling: Pooling;
@@ -32,9 +50,14 @@ export interface EmbedJob {
 }
 
 export interface EmbedJobResult {
-  /** `[sequences.length, dimensions]`, row-major, every row L2-normalised. */
+  /** `[inputs.length, dimensions]`, row-major, every row L2-normalised (rejected rows zero). */
   readonly embeddings: Float32Array;
+  /** 0 when no input ran. */
   readonly dimensions: number;
+  /** Tokens of each input, with the special tokens. */
+  readonly tokens: number[];
+  /** Per input: null when embedded, else why not. */
+  readonly rejections: (EncoderRejection | null)[];
 }
 
 /** Request and result type of every job kind a worker understands. */

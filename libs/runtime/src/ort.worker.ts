@@ -17,7 +17,7 @@ import {
   type TensorArray,
   type TensorMap,
 } from './tensor.data';
-import { encodeAll, loadLocalTokenizer } from './tokenizer.loader';
+import { encodeAll, encodeText, loadLocalTokenizer } from './tokenizer.loader';
 
 // ORT's constructor overloads are keyed on literal element types; at runtime it takes any
 // (type, typed array) pair, which TensorData already keeps consistent.
@@ -61,7 +61,8 @@ async function handleJob(
       return { result, transfer: transferableBuffers(Object.values(result)) };
     }
     case 'embed': {
-      const result = await runEmbedJob(session, message.payload);
+      const tokenize = tokenizer && ((text: string) => encodeText(tokenizer, text));
+      const result = await runEmbedJob(session, message.payload, tokenize);
       return { result, transfer: [result.embeddings.buffer as ArrayBuffer] };
     }
     case 'tokenize':

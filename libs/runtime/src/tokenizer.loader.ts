@@ -16,6 +16,10 @@ export async function loadLocalTokenizer(modelDir: string): Promise<PreTrainedTo
 }
 
 /** Ids with the model's special tokens, never truncated or padded: length checks are the caller's. */
+export function encodeText(tokenizer: PreTrainedTokenizer, text: string): number[] {
+  return tokenizer.encode(text, { add_special_tokens: true });
+}
+
 export function encodeAll(tokenizer: PreTrainedTokenizer, texts: readonly string[]): number[][] {
-  return texts.map((text) => tokenizer.encode(text, { add_special_tokens: true }));
+  return texts.map((text) => encodeText(tokenizer, text));
 }
