@@ -1,8 +1,5 @@
 // Every bad input to /v1/embeddings: status and the whole OpenAI error body.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { fixtureModelDir } from '@tessera/testing';
+import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
 import { post, startEmbeddingsService, useStack } from './support/test-stack';
 
 const stack = useStack();
@@ -146,19 +143,13 @@ describe('bad input to /v1/embeddings', () => {
 
 describe('a bad models file', () => {
   it('stops the service at start-up with a message naming the model and the option', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-bad-options-'));
-    const modelsFile = path.join(dir, 'models.yaml');
-    fs.writeFileSync(
-      modelsFile,
-      [
-        'models:',
-        '  - id: broken',
-        '    capability: embeddings',
-        `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,
-        '    options: { max_batch_tokens: -1 }',
-        '',
-      ].join('\n'),
-    );
+    const modelsFile = temporaryModelsFile([
+      'models:',
+      '  - id: broken',
+      '    capability: embeddings',
+      `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,
+      '    options: { max_batch_tokens: -1 }',
+    ]);
     await expect(startEmbeddingsService(modelsFile)).rejects.toThrow(
       /invalid options for embeddings model 'broken'.*max_batch_tokens/,
     );

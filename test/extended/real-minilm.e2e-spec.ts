@@ -1,9 +1,8 @@
 // The real all-MiniLM-L6-v2 through the whole stack, checked against sentence-transformers on the
 // same weights (reference.json, written by `tools/fixtures/run.sh real-minilm`).
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { repoRoot } from '@tessera/testing';
+import { repoRoot, temporaryModelsFile } from '@tessera/testing';
 import { startEmbeddingsService, startGateway } from '../support/test-stack';
 
 const modelDir =
@@ -18,19 +17,13 @@ let stop: () => Promise<void>;
 let client: Awaited<ReturnType<typeof startGateway>>['client'];
 
 beforeAll(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-real-'));
-  const modelsFile = path.join(dir, 'models.yaml');
-  fs.writeFileSync(
-    modelsFile,
-    [
-      'models:',
-      '  - id: all-minilm-l6-v2',
-      '    capability: embeddings',
-      `    source: ${JSON.stringify(modelDir)}`,
-      '    aliases: [text-embedding-3-small]',
-      '',
-    ].join('\n'),
-  );
+  const modelsFile = temporaryModelsFile([
+    'models:',
+    '  - id: all-minilm-l6-v2',
+    '    capability: embeddings',
+    `    source: ${JSON.stringify(modelDir)}`,
+    '    aliases: [text-embedding-3-small]',
+  ]);
   const service = await startEmbeddingsService(modelsFile);
   const gateway = await startGateway({
     modelsFile,

@@ -42,10 +42,8 @@ export class EmbedHandler {
       input.kind === 'text' ? (input.text ?? '') : (input.tokens?.ids ?? []),
     );
     const outcomes = await this.run(model, inputs);
-    const vectors = outcomes.map((outcome, index) => {
-      if ('vector' in outcome) return outcome.vector;
-      throw this.rejected(model, outcomes, index);
-    });
+    const vectors = outcomes.flatMap((outcome) => ('vector' in outcome ? [outcome.vector] : []));
+    if (vectors.length < outcomes.length) throw this.rejected(model, outcomes);
     const dims = request.dimensions || encoder.dimensions;
     const promptTokens = outcomes.reduce((sum, outcome) => sum + outcome.tokens, 0);
     span.setAttribute(GEN_AI.inputTokens, promptTokens);
@@ -81,19 +79,17 @@ export class EmbedHandler {
     });
   }
 
-  /** The 400 for a request the model did not take, naming its first rejected input. */
-  private rejected(
-    model: EmbeddingModel,
-    outcomes: EncoderOutcome[],
-    fallback: number,
-  ): GrpcStatusError {
+  /**
+   * The 400 for a request the model did not take, naming the input that was rejected (its
+   * siblings come back as `request_rejected`).
+   */
+  private rejected(model: EmbeddingModel, outcomes: EncoderOutcome[]): GrpcStatusError {
     const { encoder, spec } = model;
-    let index = outcomes.findIndex(
+    const index = outcomes.findIndex(
       (outcome) => 'rejection' in outcome && outcome.rejection.reason !== 'request_rejected',
     );
-    if (index < 0) index = fallback;
     const outcome = outcomes[index];
-    const rejection = 'rejection' in outcome ? outcome.rejection : null;
+    const rejection = outcome && 'rejection' in outcome ? outcome.rejection : null;
     const where = outcomes.length > 1 ? `input[${index}]` : 'input';
     switch (rejection?.reason) {
       case 'empty':
@@ -111,7 +107,7 @@ export class EmbedHandler {
           'context_length_exceeded',
         );
       default:
-        return new GrpcStatusError(status.INTERNAL, `${where} was not embedded.`);
+        return new GrpcStatusError(status.INTERNAL, 'the model skipped an input without a reason');
     }
   }
 }

@@ -93,10 +93,10 @@ async function runPaddedBatch(
     const shape = { batch: padded.batch, sequence: padded.sequence, hidden: dimensions };
     embeddings = poolHiddenStates(values, shape, padded.lengths, job.pooling);
   } else if (output.dims.length === 2) {
-    // Already pooled by the graph (e.g. a `sentence_embedding` output); copy so the result owns
-    // a whole, transferable buffer.
+    // Already pooled by the graph (e.g. a `sentence_embedding` output); normalised in place,
+    // since runEmbedJob copies the rows into the job's result anyway.
     dimensions = output.dims[1];
-    embeddings = Float32Array.from(values);
+    embeddings = values;
   } else {
     throw new TypeError(
       `output ${job.outputName} has shape [${output.dims.join(', ')}]; expected [batch, seq, hidden] or [batch, hidden]`,

@@ -1,5 +1,6 @@
-// Where the committed fixtures live, for tests in any folder.
+// Where the committed fixtures live, and models files made on the fly, for tests in any folder.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The repository root: the nearest folder above this file holding package.json. */
@@ -18,4 +19,12 @@ export function fixtureModelDir(name: string): string {
 
 export function fixturesModelsFile(): string {
   return path.join(repoRoot(), 'config', 'models.fixtures.yaml');
+}
+
+/** Writes a models file (YAML, one line per element) to a new temporary folder; returns its path. */
+export function temporaryModelsFile(lines: readonly string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-models-'));
+  const file = path.join(dir, 'models.yaml');
+  fs.writeFileSync(file, [...lines, ''].join('\n'));
+  return file;
 }
