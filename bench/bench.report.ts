@@ -4,7 +4,12 @@
 import type { StackRunTelemetry } from './stack.telemetry';
 import { median, round } from './latency.stats';
 
-export type Side = 'direct' | 'service';
+/**
+ * `direct`: the reference, in-process. `service`: the Tessera stack. `relay`: the bare two-hop
+ * relay around the reference's pipeline (bench/bare-relay.server.ts), the floor of what any
+ * server with two process hops adds.
+ */
+export type Side = 'direct' | 'service' | 'relay';
 
 export interface RoundRecord {
   readonly side: Side;
@@ -23,12 +28,14 @@ export interface RoundRecord {
   readonly maxMs: number;
   /** Useful (unpadded) encoder GFLOP/s. */
   readonly achievedGflops: number;
-  /** CPU of the bench process per item: the whole reference, or the candidate's client. */
+  /** CPU of the bench process per item: the whole reference, or a server's client. */
   readonly benchCpuMsPerItem: number;
+  /** CPU of the server's processes per item (the stack, or the relay); 0 for the reference. */
+  readonly serverCpuMsPerItem: number;
   /** Share of the machine other tenants used meanwhile (see MachineRunUsage). */
   readonly otherLoad: number;
   readonly benchEventLoopDelayMs: { p50: number; p99: number; max: number; samples: number };
-  readonly service?: StackRunTelemetry & { stackCpuMsPerItem: number; tokenMismatches: number };
+  readonly service?: StackRunTelemetry & { tokenMismatches: number };
 }
 
 export interface SideSummary {
@@ -39,7 +46,7 @@ export interface SideSummary {
   readonly achievedGflops: number;
   /** achievedGflops as a fraction of the run's best MatMul ceiling probe. */
   readonly ceilingFraction: number;
-  /** CPU ms per item: bench process (+ every stack process for the service). */
+  /** CPU ms per item: bench process (+ every server process for the service and the relay). */
   readonly cpuMsPerItem: number;
   /** Median share of the machine other tenants used during this side's rounds. */
   readonly otherLoad: number;
@@ -50,6 +57,8 @@ export interface LevelSummary {
   readonly requestsPerRound: number;
   readonly direct: SideSummary;
   readonly service: SideSummary;
+  /** Where the level measured the bare relay too. */
+  readonly relay?: SideSummary;
   readonly ratios: {
     /** service ÷ direct items/s, from the medians. */
     readonly throughput: number;
@@ -57,6 +66,10 @@ export interface LevelSummary {
     readonly throughputPerRound: number[];
     readonly p50OverheadMs: number;
     readonly p99OverheadMs: number;
+    /** relay p50 − direct p50: what two bare process hops add (with the relay). */
+    readonly relayP50OverheadMs?: number;
+    /** service p50 − relay p50: what Tessera adds beyond the bare hops (with the relay). */
+    readonly p50OverRelayMs?: number;
   };
   readonly rounds: RoundRecord[];
 }
@@ -73,7 +86,7 @@ function summarizeSide(records: readonly RoundRecord[], ceilingGflops: number): 
     p99Ms: round(of((r) => r.p99Ms)),
     achievedGflops: round(gflops, 1),
     ceilingFraction: round(gflops / ceilingGflops, 3),
-    cpuMsPerItem: round(of((r) => r.benchCpuMsPerItem + (r.service?.stackCpuMsPerItem ?? 0))),
+    cpuMsPerItem: round(of((r) => r.benchCpuMsPerItem + r.serverCpuMsPerItem)),
     otherLoad: round(
       of((r) => r.otherLoad),
       3,
@@ -89,13 +102,16 @@ export function summarizeLevel(
 ): LevelSummary {
   const directRounds = rounds.filter((r) => r.side === 'direct');
   const serviceRounds = rounds.filter((r) => r.side === 'service');
+  const relayRounds = rounds.filter((r) => r.side === 'relay');
   const direct = summarizeSide(directRounds, ceilingGflops);
   const service = summarizeSide(serviceRounds, ceilingGflops);
+  const relay = relayRounds.length > 0 ? summarizeSide(relayRounds, ceilingGflops) : undefined;
   return {
     concurrency,
     requestsPerRound,
     direct,
     service,
+    ...(relay && { relay }),
     ratios: {
       throughput: round(service.itemsPerSec / direct.itemsPerSec, 3),
       throughputPerRound: serviceRounds.map((s) =>
@@ -106,23 +122,39 @@ export function summarizeLevel(
       ),
       p50OverheadMs: round(service.p50Ms - direct.p50Ms),
       p99OverheadMs: round(service.p99Ms - direct.p99Ms),
+      ...(relay && {
+        relayP50OverheadMs: round(relay.p50Ms - direct.p50Ms),
+        p50OverRelayMs: round(service.p50Ms - relay.p50Ms),
+      }),
     },
     rounds,
   };
 }
 
 const pct = (fraction: number) => `${round(fraction * 100, 1)}%`;
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`;
+
+/** "bare relay p50 … (+… over direct); service +… over the relay", for levels that ran it. */
+function relayPhrase(level: LevelSummary): string | undefined {
+  const { relay, ratios } = level;
+  if (!relay || ratios.relayP50OverheadMs === undefined || ratios.p50OverRelayMs === undefined)
+    return undefined;
+  return (
+    `bare two-hop relay p50 ${relay.p50Ms} ms (${signed(ratios.relayP50OverheadMs)} ms over ` +
+    `direct); the service ${signed(ratios.p50OverRelayMs)} ms over the relay`
+  );
+}
 
 export function formatLevelLine(level: LevelSummary): string {
   const side = (s: SideSummary) =>
     `${s.itemsPerSec} items/s p50 ${s.p50Ms} ms p99 ${s.p99Ms} ms (${pct(s.ceilingFraction)} of ceiling, ` +
     `${s.cpuMsPerItem} CPU-ms/item)`;
   const { ratios } = level;
-  const sign = ratios.p50OverheadMs >= 0 ? '+' : '';
+  const relay = relayPhrase(level);
   return (
     `c=${level.concurrency}: direct ${side(level.direct)} | service ${side(level.service)} | ` +
     `throughput ×${ratios.throughput} (rounds ${ratios.throughputPerRound.join(', ')}), ` +
-    `p50 ${sign}${ratios.p50OverheadMs} ms; other tenants used ` +
+    `p50 ${signed(ratios.p50OverheadMs)} ms${relay ? ` | ${relay}` : ''}; other tenants used ` +
     `${pct(level.direct.otherLoad)} / ${pct(level.service.otherLoad)} of the machine`
   );
 }
@@ -132,6 +164,8 @@ export interface TargetResult {
   readonly value: number | null;
   readonly goal: string;
   readonly pass: boolean | null;
+  /** What the run measured that the value should be read against (the bare relay's floor). */
+  readonly context?: string;
 }
 
 /**
@@ -144,19 +178,28 @@ export function formatTargetLines(
 ): { lines: string[]; targets: TargetResult[] } {
   const at = (c: number) => levels.find((l) => l.concurrency === c);
   const throughput = at(32)?.ratios.throughput ?? null;
+  // Batching cannot make the FLOPs faster than the ceiling: at best ×(1 / the reference's share).
+  const referenceShare = at(32)?.direct.ceilingFraction;
+  const bound =
+    referenceShare &&
+    `the reference ran at ${pct(referenceShare)} of the FLOP ceiling, so ×2 needs the service at ` +
+      `${pct(2 * referenceShare)} (at most ×${round(1 / referenceShare, 2)})`;
   const overhead = at(1)?.ratios.p50OverheadMs ?? null;
+  const floor = at(1) && relayPhrase(at(1) as LevelSummary);
   const targets: TargetResult[] = [
     {
       name: 'throughput ratio at c=32 (service / direct items/s)',
       value: throughput,
       goal: '>= 2',
       pass: throughput === null ? null : throughput >= 2,
+      ...(bound && { context: bound }),
     },
     {
       name: 'added p50 at c=1 (service - direct, ms)',
       value: overhead,
       goal: '<= 2',
       pass: overhead === null ? null : overhead <= 2,
+      ...(floor && { context: floor }),
     },
     {
       name: 'embeddings match the reference (min cosine; token counts equal)',
@@ -167,7 +210,9 @@ export function formatTargetLines(
   ];
   const verdict = (pass: boolean | null) => (pass === null ? 'N/A ' : pass ? 'PASS' : 'FAIL');
   const lines = targets.map(
-    (t) => `${verdict(t.pass)} ${t.name}: ${t.value ?? '-'} (target ${t.goal})`,
+    (t) =>
+      `${verdict(t.pass)} ${t.name}: ${t.value ?? '-'} (target ${t.goal})` +
+      (t.context ? `; ${t.context}` : ''),
   );
   return { lines, targets };
 }
@@ -182,13 +227,18 @@ export function markdownTable(levels: readonly LevelSummary[]): string {
       `×${l.ratios.throughput}`,
       `${l.direct.p50Ms} / ${l.direct.p99Ms}`,
       `${l.service.p50Ms} / ${l.service.p99Ms}`,
-      `${l.ratios.p50OverheadMs >= 0 ? '+' : ''}${l.ratios.p50OverheadMs}`,
+      signed(l.ratios.p50OverheadMs),
       `${pct(l.direct.ceilingFraction)} / ${pct(l.service.ceilingFraction)}`,
     ].join(' | '),
   );
+  const relayLines = levels.flatMap((l) => {
+    const phrase = relayPhrase(l);
+    return phrase ? [`At c=${l.concurrency}: ${phrase}.`] : [];
+  });
   return [
     '| concurrency | direct items/s | service items/s | throughput ratio | direct p50 / p99 ms | service p50 / p99 ms | added p50 ms | % of FLOP ceiling (direct / service) |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((row) => `| ${row} |`),
+    ...(relayLines.length > 0 ? ['', ...relayLines] : []),
   ].join('\n');
 }

@@ -2,7 +2,9 @@
 // service → ONNX Runtime, as deployed) against a direct transformers.js feature-extraction loop
 // in this process, on the same real-sized generated encoder, in the same run. Closed-loop
 // concurrency 1, 8 and 32, reference and service interleaved round by round; prints items/s,
-// p50/p99 and the ratios, and writes the whole record to bench/results/.
+// p50/p99 and the ratios, and writes the whole record to bench/results/. At concurrency 1 a
+// third side runs too: a bare two-hop relay around the reference's pipeline, the floor of what
+// two process hops add on this machine in this run.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -17,11 +19,12 @@ import {
   type LevelSummary,
   type RoundRecord,
 } from './bench.report';
+import { BareRelay } from './bare-relay.process';
 import { loadDirectPipeline } from './direct-pipeline.reference';
 import { compareWithReference, type CorrectnessResult } from './embeddings.correctness';
 import { EmbeddingsHttpClient } from './embeddings.http-client';
 import { encoderFlops, readEncoderShape } from './encoder.flops';
-import { benchLevel } from './interleaved.rounds';
+import { benchLevel, type SideClients } from './interleaved.rounds';
 import { mean, round } from './latency.stats';
 import { probeMachine, type MachineProbe } from './machine.probe';
 import { buildSentenceCorpus } from './sentence.corpus';
@@ -33,6 +36,9 @@ const MODEL_ID = 'bench-minilm';
 const MODEL_DIR = join(REPO, '.cache', 'models', 'bench-minilm');
 const LAUNCHER = join(REPO, 'dist', 'tools', 'stack', 'start.js');
 const RESULTS_DIR = join(REPO, 'bench', 'results');
+
+/** Levels where the bare relay runs as well: the c=1 latency target is read against it. */
+const RELAY_LEVELS = new Set([1]);
 
 /** Inputs: 512 distinct sentences (16–128 tokens unless --tokens), the same for both sides. */
 const CORPUS = { count: 512, seed: 20_251_121 };
@@ -79,6 +85,7 @@ interface BenchResult {
     launcher: string;
   };
   readonly reference: { kind: string; sessionOptions: Record<string, unknown> };
+  readonly relay: { kind: string; concurrency: number[] };
   readonly workload: Record<string, unknown>;
   readonly correctness: CorrectnessResult;
   readonly levels: LevelSummary[];
@@ -115,6 +122,7 @@ async function main(): Promise<void> {
 
   const launcher = args.launcher ? resolve(args.launcher) : LAUNCHER;
   const apiKey = `tsk-bench-${randomBytes(12).toString('hex')}`;
+  const relay = await BareRelay.start(MODEL_DIR);
   const stackStart = performance.now();
   log(`starting the stack with ${JSON.stringify(args.settings)}…`);
   const stack = await TesseraStack.start({
@@ -123,15 +131,19 @@ async function main(): Promise<void> {
     modelDir: MODEL_DIR,
     settings: args.settings,
     apiKey,
+  }).catch(async (error: unknown) => {
+    await relay.stop();
+    throw error;
   });
-  const stopStack = () => void stack.stop().finally(() => process.exit(130));
+  const stopStack = () =>
+    void Promise.all([stack.stop(), relay.stop()]).finally(() => process.exit(130));
   process.once('SIGINT', stopStack);
   process.once('SIGTERM', stopStack);
   try {
     log(
       `stack ready in ${round((performance.now() - stackStart) / 1000, 1)} s at ${stack.baseURL}`,
     );
-    const telemetry = await StackTelemetry.discover(stack.pid, stack.origin);
+    const telemetry = await StackTelemetry.discover(stack.pid, stack.origin, [relay.pid]);
 
     const service = { baseURL: stack.baseURL, apiKey, model: MODEL_ID };
     const correctness = await compareWithReference(service, direct, corpus);
@@ -142,12 +154,16 @@ async function main(): Promise<void> {
     );
 
     const sides = { direct, telemetry, corpus, flopsPerSentence, ceilingProbes };
-    const makeClient = (concurrency: number) =>
-      new EmbeddingsHttpClient(stack.baseURL, apiKey, MODEL_ID, concurrency);
+    const makeClients = (concurrency: number): SideClients => ({
+      service: new EmbeddingsHttpClient(stack.baseURL, apiKey, MODEL_ID, concurrency),
+      ...(RELAY_LEVELS.has(concurrency) && {
+        relay: new EmbeddingsHttpClient(relay.baseURL, apiKey, MODEL_ID, concurrency),
+      }),
+    });
     const measured: Array<[number, RoundRecord[]]> = [];
     for (const concurrency of args.concurrency) {
       const plan = { concurrency, rounds: args.rounds, requestsPerRound: args.requestsPerRound };
-      measured.push([concurrency, await benchLevel(sides, plan, makeClient, log)]);
+      measured.push([concurrency, await benchLevel(sides, plan, makeClients, log)]);
     }
     const ceilingGflops = Math.max(...ceilingProbes);
     const levels = measured.map(([concurrency, rounds]) =>
@@ -182,6 +198,10 @@ async function main(): Promise<void> {
         kind: "transformers.js pipeline('feature-extraction'), pooling mean, normalize, one call per request, in the bench process",
         sessionOptions: direct.sessionOptions,
       },
+      relay: {
+        kind: 'bare node:http process → bare grpc-js (Embeddings contract) → process calling the same pipeline once per request',
+        concurrency: [...RELAY_LEVELS],
+      },
       workload: {
         ...CORPUS,
         minTokens: args.tokens.min,
@@ -205,7 +225,7 @@ async function main(): Promise<void> {
   } finally {
     process.off('SIGINT', stopStack);
     process.off('SIGTERM', stopStack);
-    await stack.stop();
+    await Promise.all([stack.stop(), relay.stop()]);
     await direct.dispose();
   }
 }

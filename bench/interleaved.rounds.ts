@@ -1,8 +1,9 @@
-// One concurrency level of the benchmark: warm both sides up, then interleave reference and
-// service rounds (alternating which goes first), each a closed-loop run over the same
-// sentences, recording throughput, latency, CPU, other tenants' load and service telemetry.
+// One concurrency level of the benchmark: warm every side up, then interleave the reference's,
+// the service's (and, where asked, the bare relay's) rounds, rotating which goes first, each a
+// closed-loop run over the same sentences, recording throughput, latency, CPU, other tenants'
+// load and service telemetry.
 import { cpus } from 'node:os';
-import { formatLevelLine, summarizeLevel, type RoundRecord } from './bench.report';
+import { formatLevelLine, summarizeLevel, type RoundRecord, type Side } from './bench.report';
 import { runClosedLoop } from './closed-loop.driver';
 import type { DirectPipeline } from './direct-pipeline.reference';
 import type { EmbeddingsHttpClient } from './embeddings.http-client';
@@ -22,27 +23,31 @@ export interface BenchSides {
   readonly ceilingProbes: number[];
 }
 
+/** The HTTP client of each side that is a server (the reference is called in-process). */
+export type SideClients = Partial<Record<Exclude<Side, 'direct'>, EmbeddingsHttpClient>>;
+
 async function measure(
   sides: BenchSides,
-  side: 'direct' | 'service',
-  client: EmbeddingsHttpClient,
+  side: Side,
+  clients: SideClients,
   concurrency: number,
   requests: number,
   roundIndex: number,
 ): Promise<RoundRecord> {
   const { corpus } = sides;
   let tokenMismatches = 0;
-  const send =
-    side === 'direct'
-      ? async (index: number) => {
-          await sides.direct.embed(corpus[index % corpus.length].text);
-        }
-      : async (index: number) => {
-          const sentence = corpus[index % corpus.length];
-          const reply = await client.embed(sentence.text);
-          if (reply.promptTokens !== sentence.tokens || reply.embedding.length === 0)
-            tokenMismatches++;
-        };
+  const client = side === 'direct' ? undefined : clients[side];
+  if (side !== 'direct' && !client) throw new Error(`no client for the ${side} side`);
+  const send = !client
+    ? async (index: number) => {
+        await sides.direct.embed(corpus[index % corpus.length].text);
+      }
+    : async (index: number) => {
+        const sentence = corpus[index % corpus.length];
+        const reply = await client.embed(sentence.text);
+        if (reply.promptTokens !== sentence.tokens || reply.embedding.length === 0)
+          tokenMismatches++;
+      };
   const before = await sides.telemetry.snapshot(side === 'service');
   const run = await runClosedLoop({ concurrency, requests, send });
   const after = await sides.telemetry.snapshot(side === 'service');
@@ -69,6 +74,7 @@ async function measure(
     maxMs: round(Math.max(...run.latenciesMs)),
     achievedGflops: round(achievedGflops, 1),
     benchCpuMsPerItem: round(run.cpuMs / Math.max(1, run.completed)),
+    serverCpuMsPerItem: client ? round(machine.stackCpuMs / Math.max(1, run.completed)) : 0,
     otherLoad: round(machine.otherLoad, 3),
     benchEventLoopDelayMs: {
       p50: round(run.eventLoopDelayMs.p50),
@@ -78,7 +84,6 @@ async function measure(
     },
     service: service && {
       ...service,
-      stackCpuMsPerItem: round(machine.stackCpuMs / Math.max(1, run.completed)),
       tokenMismatches,
     },
   };
@@ -88,27 +93,27 @@ async function measure(
 export async function benchLevel(
   sides: BenchSides,
   plan: { concurrency: number; rounds: number; requestsPerRound: number },
-  makeClient: (concurrency: number) => EmbeddingsHttpClient,
+  makeClients: (concurrency: number) => SideClients,
   log: (line: string) => void,
 ): Promise<RoundRecord[]> {
   const { concurrency } = plan;
   // Contention only lowers the ceiling, so it is probed again and the best probe counts.
   const probe = await probeMatMulCeiling([cpus().length]);
   sides.ceilingProbes.push(probe.gflopsByThreads[String(cpus().length)]);
-  const client = makeClient(concurrency);
+  const clients = makeClients(concurrency);
+  const sideNames: Side[] = ['direct', ...(Object.keys(clients) as Array<keyof SideClients>)];
   try {
     // Warm-up: every connection opened, JIT warm, ORT thread pools and arenas sized.
     const warmup = Math.max(32, 2 * concurrency);
-    await measure(sides, 'direct', client, concurrency, warmup, -1);
-    await measure(sides, 'service', client, concurrency, warmup, -1);
+    for (const side of sideNames) await measure(sides, side, clients, concurrency, warmup, -1);
 
     const rounds: RoundRecord[] = [];
     for (let r = 0; r < plan.rounds; r++) {
-      // Alternate which side goes first (ABBA…) so a slow drift of the machine cancels out.
-      const order =
-        r % 2 === 0 ? (['direct', 'service'] as const) : (['service', 'direct'] as const);
+      // Rotate which side goes first (AB BA… or ABC BCA CAB…) so a slow drift of the machine
+      // cancels out.
+      const order = sideNames.map((_, i) => sideNames[(r + i) % sideNames.length]);
       for (const side of order) {
-        const record = await measure(sides, side, client, concurrency, plan.requestsPerRound, r);
+        const record = await measure(sides, side, clients, concurrency, plan.requestsPerRound, r);
         if (record.failed > 0) {
           throw new Error(
             `${side} c=${concurrency}: ${record.failed} failed: ${record.firstError}`,
@@ -126,6 +131,6 @@ export async function benchLevel(
     log(`  measured ${formatLevelLine(progress)}`);
     return rounds;
   } finally {
-    client.close();
+    for (const client of Object.values(clients)) client.close();
   }
 }

@@ -1,6 +1,7 @@
 // Service-side numbers of a candidate run that cost the service nothing extra: the gateway's
 // and the embeddings service's own /metrics (request count, event-loop lag, RSS) and /proc
-// CPU time of every stack process, read just before and just after the run.
+// CPU time of every stack process (and of the bare relay's), read just before and just after
+// the run.
 import { cpus } from 'node:os';
 import {
   listeningPorts,
@@ -23,11 +24,12 @@ export interface StackSnapshot {
 /** What the machine did during a run, whichever side ran. */
 export interface MachineRunUsage {
   /**
-   * Share of the machine (all cores) busy with processes other than the bench and the stack:
+   * Share of the machine (all cores) busy with processes other than the bench, the stack and the
+   * bare relay:
    * other tenants of a shared VM. Rounds with a high value are suspect.
    */
   readonly otherLoad: number;
-  /** CPU ms the stack processes used (near 0 while the reference runs). */
+  /** CPU ms the stack and the relay used (near 0 while the reference runs): the candidate's. */
   readonly stackCpuMs: number;
 }
 
@@ -57,19 +59,26 @@ function processName(commandLine: string): string {
   if (commandLine.includes('apps/gateway/')) return 'gateway';
   if (commandLine.includes('apps/embeddings/')) return 'embeddings';
   if (commandLine.includes('tools/stack/')) return 'launcher';
+  if (commandLine.includes('bare-relay.server.js model')) return 'relay-model';
+  if (commandLine.includes('bare-relay.server.js http')) return 'relay-http';
   return commandLine.split(' ')[0] || 'other';
 }
 
 export class StackTelemetry {
   private constructor(
-    private readonly rootPid: number,
+    /** The stack's launcher, and the bench's other servers (the bare relay). */
+    private readonly rootPids: readonly number[],
     private readonly gatewayMetricsUrl: string,
     private readonly embeddingsMetricsUrl: string | null,
   ) {}
 
   /** Finds the embeddings service's metrics port among the ports it listens on. */
-  static async discover(rootPid: number, gatewayOrigin: string): Promise<StackTelemetry> {
-    const service = sampleProcessTree(rootPid, processName).find((p) => p.name === 'embeddings');
+  static async discover(
+    stackPid: number,
+    gatewayOrigin: string,
+    otherServerPids: readonly number[] = [],
+  ): Promise<StackTelemetry> {
+    const service = sampleProcessTree(stackPid, processName).find((p) => p.name === 'embeddings');
     let embeddingsMetricsUrl: string | null = null;
     for (const port of service ? listeningPorts(service.pid) : []) {
       const url = `http://127.0.0.1:${port}/metrics`;
@@ -78,7 +87,11 @@ export class StackTelemetry {
         break;
       }
     }
-    return new StackTelemetry(rootPid, `${gatewayOrigin}/metrics`, embeddingsMetricsUrl);
+    return new StackTelemetry(
+      [stackPid, ...otherServerPids],
+      `${gatewayOrigin}/metrics`,
+      embeddingsMetricsUrl,
+    );
   }
 
   /** `scrape: false` reads only /proc (the reference's rounds need no service metrics). */
@@ -93,7 +106,7 @@ export class StackTelemetry {
     return {
       gateway,
       embeddings,
-      processes: sampleProcessTree(this.rootPid, processName),
+      processes: this.rootPids.flatMap((pid) => sampleProcessTree(pid, processName)),
       atMs: performance.now(),
       machineBusyMs: machineBusyMs(),
       benchCpuMs: (cpu.user + cpu.system) / 1000,
