@@ -20,6 +20,7 @@ import {
   type EmbedResponse,
   type EmbedResponse__Output,
 } from '@tessera/contracts';
+import { ChildOutputError, waitForOutput } from './child-output';
 import { loadDirectPipeline } from './direct-pipeline.reference';
 
 const READY = /^ready (\d+)$/m;
@@ -112,31 +113,18 @@ function serveHttp(grpcTarget: string): void {
  * Resolves with the port a relay process prints once it listens; rejects if it exits first or
  * takes longer than `timeoutMs` (it is killed then).
  */
-export function readyPort(child: ChildProcess, timeoutMs = 120_000): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`bare relay not ready in ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = READY.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.off('exit', onExit);
-        resolve(Number(match[1]));
-      }
-    };
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`bare relay exited (code ${code}) before it was ready:\n${output}`));
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('exit', onExit);
-  });
+export async function readyPort(child: ChildProcess, timeoutMs = 120_000): Promise<number> {
+  try {
+    const { match } = await waitForOutput(child, READY, timeoutMs);
+    return Number(match[1]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    const output = error instanceof ChildOutputError ? error.output : '';
+    throw new Error(
+      `bare relay ${error instanceof Error ? error.message : String(error)}:\n${output}`,
+      { cause: error },
+    );
+  }
 }
 
 if (require.main === module) {

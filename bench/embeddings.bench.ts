@@ -122,7 +122,9 @@ async function main(): Promise<void> {
 
   const launcher = args.launcher ? resolve(args.launcher) : LAUNCHER;
   const apiKey = `tsk-bench-${randomBytes(12).toString('hex')}`;
-  const relay = await BareRelay.start(MODEL_DIR);
+  // Only started when a level that measures it runs: it loads a second copy of the model.
+  const relayLevels = args.concurrency.filter((c) => RELAY_LEVELS.has(c));
+  const relay = relayLevels.length > 0 ? await BareRelay.start(MODEL_DIR) : undefined;
   const stackStart = performance.now();
   log(`starting the stack with ${JSON.stringify(args.settings)}…`);
   const stack = await TesseraStack.start({
@@ -132,18 +134,22 @@ async function main(): Promise<void> {
     settings: args.settings,
     apiKey,
   }).catch(async (error: unknown) => {
-    await relay.stop();
+    await relay?.stop();
     throw error;
   });
   const stopStack = () =>
-    void Promise.all([stack.stop(), relay.stop()]).finally(() => process.exit(130));
+    void Promise.all([stack.stop(), relay?.stop()]).finally(() => process.exit(130));
   process.once('SIGINT', stopStack);
   process.once('SIGTERM', stopStack);
   try {
     log(
       `stack ready in ${round((performance.now() - stackStart) / 1000, 1)} s at ${stack.baseURL}`,
     );
-    const telemetry = await StackTelemetry.discover(stack.pid, stack.origin, [relay.pid]);
+    const telemetry = await StackTelemetry.discover(
+      stack.pid,
+      stack.origin,
+      relay ? [relay.pid] : [],
+    );
 
     const service = { baseURL: stack.baseURL, apiKey, model: MODEL_ID };
     const correctness = await compareWithReference(service, direct, corpus);
@@ -156,9 +162,10 @@ async function main(): Promise<void> {
     const sides = { direct, telemetry, corpus, flopsPerSentence, ceilingProbes };
     const makeClients = (concurrency: number): SideClients => ({
       service: new EmbeddingsHttpClient(stack.baseURL, apiKey, MODEL_ID, concurrency),
-      ...(RELAY_LEVELS.has(concurrency) && {
-        relay: new EmbeddingsHttpClient(relay.baseURL, apiKey, MODEL_ID, concurrency),
-      }),
+      ...(relay &&
+        RELAY_LEVELS.has(concurrency) && {
+          relay: new EmbeddingsHttpClient(relay.baseURL, apiKey, MODEL_ID, concurrency),
+        }),
     });
     const measured: Array<[number, RoundRecord[]]> = [];
     for (const concurrency of args.concurrency) {
@@ -200,7 +207,7 @@ async function main(): Promise<void> {
       },
       relay: {
         kind: 'bare node:http process → bare grpc-js (Embeddings contract) → process calling the same pipeline once per request',
-        concurrency: [...RELAY_LEVELS],
+        concurrency: relayLevels,
       },
       workload: {
         ...CORPUS,
@@ -209,7 +216,8 @@ async function main(): Promise<void> {
         meanTokens: round(meanTokens, 1),
         requestsPerRound: args.requestsPerRound,
         rounds: args.rounds,
-        order: 'per level: warm-up both, then rounds alternating direct/service and service/direct',
+        order:
+          'per level: warm-up every side, then rounds rotating which side goes first (direct/service, service/direct; with the relay direct/service/relay, service/relay/direct, …)',
         client:
           'node:http keep-alive, POST /v1/embeddings, one input string, encoding_format base64',
       },
@@ -225,7 +233,7 @@ async function main(): Promise<void> {
   } finally {
     process.off('SIGINT', stopStack);
     process.off('SIGTERM', stopStack);
-    await Promise.all([stack.stop(), relay.stop()]);
+    await Promise.all([stack.stop(), relay?.stop()]);
     await direct.dispose();
   }
 }

@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import type { z } from 'zod';
 import type { EmbeddingModelOptionsSchema } from '../apps/embeddings/src/embedding-model.options';
 import { freePort } from '../tools/stack/ports';
+import { ChildOutputError, KEPT_CHARS, waitForOutput } from './child-output';
 import { sampleProcessTree } from './process-tree.sampler';
 
 /** The `options` of the bench model's entry, as the models file takes them (unset → default). */
@@ -92,39 +93,16 @@ export class TesseraStack {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
 
-    let output = '';
-    const baseURL = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => fail(new Error('the stack was not ready in time')),
-        options.readyTimeoutMs ?? 180_000,
-      );
-      const onData = (chunk: Buffer) => {
-        output = (output + chunk.toString('utf8')).slice(-8000);
-        const match = SERVING.exec(output);
-        if (match) {
-          cleanUp();
-          resolve(match[1]);
-        }
-      };
-      const onExit = (code: number | null, signal: string | null) =>
-        fail(new Error(`the stack exited before it was ready (${signal ?? `code ${code}`})`));
-      const fail = (error: Error) => {
-        cleanUp();
+    const ready = await waitForOutput(child, SERVING, options.readyTimeoutMs ?? 180_000).catch(
+      (error: unknown) => {
         child.kill('SIGTERM');
         rmSync(tempDir, { recursive: true, force: true });
-        reject(new Error(`${error.message}\n--- stack output ---\n${output}`));
-      };
-      const cleanUp = () => {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-        child.off('exit', onExit);
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', onExit);
-    });
-    return new TesseraStack(baseURL, modelsFile, child, tempDir, output);
+        const output = error instanceof ChildOutputError ? error.output : '';
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`the stack ${reason}\n--- stack output ---\n${output}`, { cause: error });
+      },
+    );
+    return new TesseraStack(ready.match[1], modelsFile, child, tempDir, ready.output);
   }
 
   /**
@@ -148,7 +126,7 @@ export class TesseraStack {
   }
 
   private keepOutput(text: string): void {
-    this.output = (this.output + text).slice(-8000);
+    this.output = (this.output + text).slice(-KEPT_CHARS);
   }
 }
 
