@@ -62,9 +62,7 @@ describe('modelCreatedAt', () => {
   const spec = (id: string) => ModelRegistry.fromFile(FILE).find(id)!;
 
   it('takes the models file `created` first (a date is midnight UTC)', async () => {
-    expect(await modelCreatedAt(spec('whisper'), directory)).toBe(
-      Date.UTC(2024, 4, 1) / 1000,
-    );
+    expect(await modelCreatedAt(spec('whisper'), directory)).toBe(Date.UTC(2024, 4, 1) / 1000);
     expect(await modelCreatedAt(spec('amy'), directory)).toBe(1_700_000_000);
   });
 

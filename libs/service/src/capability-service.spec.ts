@@ -189,10 +189,9 @@ describe('the shared capability service host', () => {
 
   it('answers ListModels for the capability, with the models’ own created time', async () => {
     controls.loaded.open();
-    const started = await startCapabilityService(
-      TestModerationModule.forRoot(CONFIG, controls),
-      { logger: false },
-    );
+    const started = await startCapabilityService(TestModerationModule.forRoot(CONFIG, controls), {
+      logger: false,
+    });
     service = started;
     const client = moderationClient(started.grpcPort);
     clients.push(client);
@@ -259,7 +258,9 @@ describe('the shared capability service host', () => {
   });
 
   it('refuses to start when the models cannot load, and closes what it opened', async () => {
-    controls.loadFailure = new Error('model guard: the local model directory /opt/guard does not exist');
+    controls.loadFailure = new Error(
+      'model guard: the local model directory /opt/guard does not exist',
+    );
     controls.loaded.open();
     await expect(
       startCapabilityService(TestModerationModule.forRoot(CONFIG, controls), { logger: false }),

@@ -2,7 +2,6 @@
 // everything else — the gRPC server with grpc.health.v1, ListModels, /healthz /readyz /metrics,
 // readiness after warm-up, the drain on SIGTERM — is the shared host's.
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { Capability } from '@tessera/contracts';
 import type { ModelSpec } from '@tessera/models';
 
 /** A model the service has loaded, as ListModels reports it. */
