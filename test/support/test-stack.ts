@@ -2,7 +2,7 @@
 // talking real gRPC over loopback, for end-to-end tests.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '@tessera/config';
-import { startCapabilityService } from '@tessera/service';
+import { startCapabilityService, type RunningService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import OpenAI from 'openai';
 import { EmbeddingsModule } from '../../apps/embeddings/src/embeddings.module';
@@ -10,11 +10,7 @@ import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 
 export const TEST_API_KEY = 'tsk-test-key';
 
-export interface TestService {
-  app: NestFastifyApplication;
-  grpcPort: number;
-  close(): Promise<void>;
-}
+export type TestService = RunningService;
 
 export async function startEmbeddingsService(
   modelsFile = fixturesModelsFile(),
