@@ -102,10 +102,11 @@ export class CapabilityServiceHost
 
   /** NOT_SERVING first, so callers stop sending; in-flight calls finish; then the port closes. */
   async beforeApplicationShutdown(): Promise<void> {
+    const failed = this.state === 'failed';
     this.state = 'draining';
     if (this.refresh) clearInterval(this.refresh);
     this.updateHealth();
-    this.logger.log('draining: health NOT_SERVING, waiting for calls in flight');
+    if (!failed) this.logger.log('draining: health NOT_SERVING, waiting for calls in flight');
     await this.grpc.close();
   }
 
