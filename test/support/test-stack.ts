@@ -1,42 +1,24 @@
 // Boots the real embeddings service and the real gateway in this process, each on port 0,
 // talking real gRPC over loopback, for end-to-end tests.
-import { Test } from '@nestjs/testing';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '@tessera/config';
+import { startCapabilityService, type RunningService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import OpenAI from 'openai';
-import { EmbeddingsGrpcServer } from '../../apps/embeddings/src/embeddings.grpc';
 import { EmbeddingsModule } from '../../apps/embeddings/src/embeddings.module';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
 
 export const TEST_API_KEY = 'tsk-test-key';
 
-export interface TestService {
-  app: NestFastifyApplication;
-  grpcPort: number;
-  close(): Promise<void>;
-}
+export type TestService = RunningService;
 
 export async function startEmbeddingsService(
   modelsFile = fixturesModelsFile(),
 ): Promise<TestService> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      EmbeddingsModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
-    ],
-  }).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
-    logger: false,
-  });
-  await app.listen(0, '127.0.0.1');
-  const grpc = app.get(EmbeddingsGrpcServer);
-  try {
-    await grpc.whenReady();
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  return { app, grpcPort: grpc.host.port, close: () => app.close() };
+  return startCapabilityService(
+    EmbeddingsModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
+    { logger: false },
+  );
 }
 
 export interface TestGateway {

@@ -1,9 +1,9 @@
 import {
-  findModel,
   HubOfflineError,
   HubUnreachableError,
   ModelDownloadError,
   ModelNotAvailableError,
+  ModelRegistry,
   type ModelSpec,
   type ModelStore,
   type ModelsFile,
@@ -64,8 +64,9 @@ function describePull(result: PullResult): string {
 
 function selectModels(file: ModelsFile, names: readonly string[]): ModelSpec[] {
   if (names.length === 0) return [...file.models];
+  const registry = ModelRegistry.fromFile(file);
   const selected = names.map((name) => {
-    const model = findModel(file, name);
+    const model = registry.find(name);
     if (model === undefined) {
       throw new CliUsageError(
         `no model "${name}" in ${file.path} (its models: ${file.models.map((known) => known.id).join(', ')})`,

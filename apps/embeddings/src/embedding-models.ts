@@ -1,10 +1,10 @@
 // Loads, warms and looks up the embeddings models the models file lists for this service.
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { ModelInfo } from '@tessera/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  ModelRegistry,
   ModelStore,
   loadModelsFile,
-  modelsFor,
+  modelCreatedAt,
   onnxFileFor,
   type ModelSpec,
 } from '@tessera/models';
@@ -29,6 +29,7 @@ export interface EmbeddingModel {
   spec: ModelSpec;
   encoder: EncoderModel;
   batcher: MicroBatcher<QueuedInput, EncoderOutcome>;
+  /** Unix seconds, stable across restarts (the snapshot's pull time, not the load time). */
   created: number;
 }
 
@@ -41,11 +42,10 @@ function estimatedTokens(input: EncoderInput): number {
 }
 
 @Injectable()
-export class EmbeddingModels implements OnApplicationShutdown {
+export class EmbeddingModels {
   private readonly logger = new Logger(EmbeddingModels.name);
-  private readonly byName = new Map<string, EmbeddingModel>();
-  private readonly models: EmbeddingModel[] = [];
-  private loaded = false;
+  private registry = new ModelRegistry([]);
+  private readonly byId = new Map<string, EmbeddingModel>();
 
   private readonly batchItems: Histogram<'model'>;
   private nextRequest = 0;
@@ -73,7 +73,8 @@ export class EmbeddingModels implements OnApplicationShutdown {
   async load(): Promise<void> {
     const file = loadModelsFile(this.config.modelsFile);
     const store = new ModelStore();
-    for (const spec of modelsFor(file, 'embeddings')) {
+    this.registry = ModelRegistry.fromFile(file, 'embeddings');
+    for (const spec of this.registry.list()) {
       const parsed = EmbeddingModelOptionsSchema.safeParse(spec.options ?? {});
       if (!parsed.success) {
         throw new Error(
@@ -111,38 +112,28 @@ export class EmbeddingModels implements OnApplicationShutdown {
         spec,
         encoder,
         batcher,
-        created: Math.floor(Date.now() / 1000),
+        created: await modelCreatedAt(spec, modelDir),
       };
-      this.models.push(model);
-      for (const name of [spec.id, ...spec.aliases]) this.byName.set(name, model);
+      this.byId.set(spec.id, model);
       this.logger.log(
         `loaded ${spec.id} (${encoder.dimensions} dims, max ${encoder.maxTokens} tokens, ` +
           `${encoder.pooling} pooling) from ${modelDir}`,
       );
     }
-    this.loaded = true;
   }
 
-  get ready(): boolean {
-    return this.loaded;
-  }
-
+  /** The loaded model a request names, by id or alias. */
   find(name: string): EmbeddingModel | undefined {
-    return this.byName.get(name);
+    const spec = this.registry.find(name);
+    return spec && this.byId.get(spec.id);
   }
 
-  list(): ModelInfo[] {
-    return this.models.map(({ spec, created }) => ({
-      id: spec.id,
-      aliases: spec.aliases,
-      capabilities: ['embeddings'],
-      created,
-      owned_by: spec.owned_by,
-    }));
+  all(): EmbeddingModel[] {
+    return [...this.byId.values()];
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    for (const model of this.models) {
+  async close(): Promise<void> {
+    for (const model of this.byId.values()) {
       await model.batcher.close();
       await model.encoder.close();
     }

@@ -1,38 +1,23 @@
-// Serves the Embeddings gRPC service (and grpc.health.v1) for the app's lifetime.
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+// The embeddings capability as the shared service host runs it: its gRPC handlers, and its
+// models' load (with warm-up), list and close. The host adds ListModels, health and the drain.
+import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
-import {
-  GrpcServerHost,
-  GrpcStatusError,
-  type EmbeddingsHandlers,
-  type ListModelsResponse,
-} from '@tessera/contracts';
-import { GrpcServerMetrics, METRICS_REGISTRY, tracedUnary } from '@tessera/observability';
-import type { Registry } from 'prom-client';
+import { GrpcStatusError, type EmbeddingsHandlers } from '@tessera/contracts';
+import { GrpcServerMetrics, tracedUnary } from '@tessera/observability';
+import type { CapabilityService, ServedModel } from '@tessera/service';
 import { EmbedHandler } from './embed.handler';
 import { EmbeddingModels } from './embedding-models';
-import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';
 
 @Injectable()
-export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(EmbeddingsGrpcServer.name);
-  readonly host: GrpcServerHost;
-  private loading: Promise<void> | null = null;
+export class EmbeddingsGrpcService implements CapabilityService {
+  readonly handlers: Omit<EmbeddingsHandlers, 'ListModels'>;
 
   constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: EmbeddingsServiceConfig,
-    private readonly models: EmbeddingModels,
+    private readonly embeddingModels: EmbeddingModels,
     embedHandler: EmbedHandler,
-    @Inject(METRICS_REGISTRY) registry: Registry,
+    metrics: GrpcServerMetrics,
   ) {
-    const metrics = new GrpcServerMetrics(registry);
-    const handlers: EmbeddingsHandlers = {
+    this.handlers = {
       Embed: tracedUnary(
         'tessera.v1.Embeddings/Embed',
         async (request, call, span) => {
@@ -42,32 +27,18 @@ export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeAppli
         },
         metrics,
       ),
-      ListModels: tracedUnary(
-        'tessera.v1.Embeddings/ListModels',
-        async (): Promise<ListModelsResponse> => ({ models: this.models.list() }),
-        metrics,
-      ),
     };
-    this.host = new GrpcServerHost('embeddings', handlers);
   }
 
-  /**
-   * Listens first and loads in the background, so health answers NOT_SERVING (and /healthz
-   * answers) while models load; `whenReady` settles when they are warm or failed to load.
-   */
-  async onApplicationBootstrap(): Promise<void> {
-    const port = await this.host.listen(this.config.host, this.config.grpcPort);
-    this.logger.log(`gRPC listening on ${this.config.host}:${port}`);
-    this.loading = this.models.load().then(() => this.host.setServing(true));
-    this.loading.catch(() => undefined); // reported through whenReady()
+  load(): Promise<void> {
+    return this.embeddingModels.load();
   }
 
-  whenReady(): Promise<void> {
-    if (!this.loading) throw new Error('the embeddings gRPC server has not been started');
-    return this.loading;
+  models(): readonly ServedModel[] {
+    return this.embeddingModels.all();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.host.close();
+  close(): Promise<void> {
+    return this.embeddingModels.close();
   }
 }

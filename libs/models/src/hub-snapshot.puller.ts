@@ -87,7 +87,8 @@ export class HubSnapshotPuller {
       endpoint: this.endpoint,
       repoFiles,
       files: { ...previous?.files },
-      pulledAt: new Date().toISOString(),
+      // Kept from the first pull of this commit: GET /v1/models shows it as `created`.
+      pulledAt: previous?.pulledAt ?? new Date().toISOString(),
     };
 
     const listed = new Map(listing.files.map((file) => [file.path, file]));

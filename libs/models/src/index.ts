@@ -3,7 +3,9 @@
 export type { HubSource, LocalSource, ModelSource, ModelSpec, ModelsFile } from './model-spec';
 export { loadModelsFile, parseModelsFile } from './models-file.loader';
 export { ModelsFileError, type ModelsFileProblem } from './models-file.error';
-export { findModel, modelsFor } from './models-file.query';
+export { modelsFor } from './models-file.query';
+export { ModelRegistry } from './model-registry';
+export { modelCreatedAt } from './model-created.resolver';
 export { DTYPES, DTYPE_FILE_SUFFIXES, onnxFileFor, type Dtype } from './onnx-file.naming';
 export { ModelStore, type ModelAvailability } from './model-store';
 export type { ModelStoreOptions, ResolvedModelStoreOptions } from './model-store.options';

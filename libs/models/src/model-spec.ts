@@ -35,6 +35,8 @@ export interface ModelSpec {
   readonly aliases: string[];
   /** Shown as `owned_by` in `GET /v1/models` (named as in the models file and the API). */
   readonly owned_by: string;
+  /** `created` of `GET /v1/models` (Unix seconds) when the models file sets it. */
+  readonly created?: number;
   /** Capability-specific settings; each capability service validates its own. */
   readonly options: Readonly<Record<string, unknown>>;
 }

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadModelsFile, parseModelsFile } from './models-file.loader';
 import { ModelsFileError } from './models-file.error';
-import { findModel, modelsFor } from './models-file.query';
+import { modelsFor } from './models-file.query';
 
 const FILE = '/srv/tessera/models.yaml';
 
@@ -92,13 +92,10 @@ describe('parseModelsFile', () => {
     });
   });
 
-  it('selects models by capability and finds them by id or alias', () => {
+  it('selects models by capability', () => {
     const file = parseModelsFile(VALID, FILE);
     expect(modelsFor(file, 'embeddings').map((model) => model.id)).toEqual(['all-minilm-l6-v2']);
     expect(modelsFor(file, 'chat')).toEqual([]);
-    expect(findModel(file, 'text-embedding-ada-002')?.id).toBe('all-minilm-l6-v2');
-    expect(findModel(file, 'whisper')?.id).toBe('whisper');
-    expect(findModel(file, 'gpt-4o')).toBeUndefined();
   });
 
   it.each([
@@ -115,12 +112,17 @@ describe('parseModelsFile', () => {
     [
       'an unknown field',
       'models:\n  - id: m\n    capability: chat\n    source: hf:a/b\n    alias: [x]',
-      'line 5, models[0] (id "m"), field "alias": unknown field (allowed: id, capability, source, file, dtype, aliases, owned_by, options)',
+      'line 5, models[0] (id "m"), field "alias": unknown field (allowed: id, capability, source, file, dtype, aliases, owned_by, created, options)',
     ],
     [
       'an unknown top-level field',
       'version: 2\nmodels: [{id: m, capability: chat, source: hf:a/b}]',
       'line 1, field "version": unknown field (allowed: models)',
+    ],
+    [
+      'a created that is not a time',
+      'models: [{id: m, capability: chat, source: hf:a/b, created: yesterday}]',
+      'field "created": must be Unix seconds or a date such as 2024-05-01',
     ],
     [
       'an unknown dtype',

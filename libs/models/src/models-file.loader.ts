@@ -67,6 +67,12 @@ function toModelSpec(entry: ModelEntry, directory: string): ModelSpec {
     ...(entry.dtype === undefined ? {} : { dtype: entry.dtype }),
     aliases: entry.aliases,
     owned_by: entry.owned_by,
+    ...(entry.created === undefined ? {} : { created: unixSeconds(entry.created) }),
     options: entry.options,
   };
+}
+
+/** A date without a time is midnight UTC. */
+function unixSeconds(created: number | string): number {
+  return typeof created === 'number' ? created : Math.floor(Date.parse(created) / 1000);
 }

@@ -40,6 +40,12 @@ export const modelEntrySchema = z.strictObject({
   dtype: z.enum(DTYPES).optional(),
   aliases: z.array(modelName).default([]),
   owned_by: z.string().min(1, { error: 'must not be empty' }).default('tessera'),
+  // GET /v1/models' `created`: Unix seconds, or a date (2024-05-01) or ISO 8601 date-time.
+  created: z
+    .union([z.number().int().nonnegative(), z.iso.date(), z.iso.datetime({ offset: true })], {
+      error: 'must be Unix seconds or a date such as 2024-05-01',
+    })
+    .optional(),
   options: z.record(z.string(), z.unknown()).default({}),
 });
 

@@ -24,6 +24,7 @@ const snapshotManifestSchema = z.object({
     z.string(),
     z.object({ size: z.number().int().nonnegative(), sha256: z.string() }),
   ),
+  /** When this commit was first pulled (ISO 8601): the model's `created` in GET /v1/models. */
   pulledAt: z.string(),
 });
 

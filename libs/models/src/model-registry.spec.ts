@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { modelCreatedAt } from './model-created.resolver';
+import { ModelRegistry } from './model-registry';
+import { parseModelsFile } from './models-file.loader';
+import { writeSnapshotManifest } from './snapshot.manifest';
+
+const FILE = parseModelsFile(
+  `
+models:
+  - id: minilm
+    capability: embeddings
+    source: hf:Xenova/all-MiniLM-L6-v2
+    aliases: [text-embedding-3-small]
+  - id: whisper
+    capability: transcription
+    source: /opt/models/whisper
+    aliases: [whisper-1]
+    created: 2024-05-01
+  - id: amy
+    capability: speech
+    source: /opt/models/amy
+    created: 1700000000
+`,
+  '/srv/tessera/models.yaml',
+);
+
+describe('ModelRegistry', () => {
+  const registry = ModelRegistry.fromFile(FILE);
+
+  it('finds a model by id or alias, with its capability', () => {
+    expect(registry.find('minilm')).toMatchObject({ id: 'minilm', capability: 'embeddings' });
+    expect(registry.find('text-embedding-3-small')).toBe(registry.find('minilm'));
+    expect(registry.find('whisper-1')).toMatchObject({
+      id: 'whisper',
+      capability: 'transcription',
+    });
+  });
+
+  it('answers undefined for a name no model has', () => {
+    expect(registry.find('gpt-4o')).toBeUndefined();
+    expect(registry.find('')).toBeUndefined();
+  });
+
+  it('lists in models-file order, or only one capability', () => {
+    expect(registry.list().map((spec) => spec.id)).toEqual(['minilm', 'whisper', 'amy']);
+    const speech = ModelRegistry.fromFile(FILE, 'speech');
+    expect(speech.list().map((spec) => spec.id)).toEqual(['amy']);
+    // A service's registry does not find another capability's models.
+    expect(speech.find('minilm')).toBeUndefined();
+  });
+});
+
+describe('modelCreatedAt', () => {
+  let directory: string;
+  beforeEach(() => {
+    directory = mkdtempSync(path.join(os.tmpdir(), 'tessera-created-'));
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  const spec = (id: string) => ModelRegistry.fromFile(FILE).find(id)!;
+
+  it('takes the models file `created` first (a date is midnight UTC)', async () => {
+    expect(await modelCreatedAt(spec('whisper'), directory)).toBe(Date.UTC(2024, 4, 1) / 1000);
+    expect(await modelCreatedAt(spec('amy'), directory)).toBe(1_700_000_000);
+  });
+
+  it('takes when a Hub snapshot was pulled from its manifest, the same on every load', async () => {
+    await writeSnapshotManifest(directory, {
+      format: 1,
+      source: 'hf:Xenova/all-MiniLM-L6-v2',
+      repo: 'Xenova/all-MiniLM-L6-v2',
+      revision: 'main',
+      endpoint: 'https://huggingface.co',
+      repoFiles: [],
+      files: {},
+      pulledAt: '2025-01-02T03:04:05.678Z',
+    });
+    const first = await modelCreatedAt(spec('minilm'), directory);
+    expect(first).toBe(Math.floor(Date.UTC(2025, 0, 2, 3, 4, 5) / 1000));
+    expect(await modelCreatedAt(spec('minilm'), directory)).toBe(first);
+  });
+
+  it("takes a local directory's modification time, not the time of loading", async () => {
+    utimesSync(directory, 1_600_000_000, 1_600_000_000);
+    expect(await modelCreatedAt(spec('minilm'), directory)).toBe(1_600_000_000);
+  });
+});
