@@ -69,21 +69,37 @@ export function registerGatewayHooks(
     reply.raw.once('close', () => finish(request, reply, route, deps.metrics));
 
     if (draining) {
+      // Also frees the connection, which the server's close waits for.
       void reply.header('connection', 'close');
-      return sendOpenAIError(reply, OpenAIError.shuttingDown());
+      return refuse(request, reply, OpenAIError.shuttingDown());
     }
-    if (request.is404) return sendOpenAIError(reply, OpenAIError.unknownUrl(request.method, path));
+    if (request.is404) {
+      return refuse(request, reply, OpenAIError.unknownUrl(request.method, path));
+    }
     if (!isApiPath(path)) return;
     const denied = deps.verifier.check(request.headers.authorization);
-    if (denied) return sendOpenAIError(reply, denied);
+    if (denied) return refuse(request, reply, denied);
     if (
       request.method === 'POST' &&
       !MULTIPART_PATHS.has(path) &&
       !isJsonContentType(request.headers['content-type'])
     ) {
-      return sendOpenAIError(reply, OpenAIError.unsupportedMediaType());
+      return refuse(request, reply, OpenAIError.unsupportedMediaType());
     }
   });
+}
+
+/**
+ * Answers before the body is read. A body that was announced is then not read at all: the
+ * connection closes after the answer (Node would otherwise read and discard all of it to keep
+ * the connection, however large it is).
+ */
+function refuse(request: FastifyRequest, reply: FastifyReply, error: OpenAIError): FastifyReply {
+  const chunked = request.headers['transfer-encoding'] !== undefined;
+  if (chunked || Number(request.headers['content-length'] ?? 0) > 0) {
+    void reply.header('connection', 'close');
+  }
+  return sendOpenAIError(reply, error);
 }
 
 /** Status 499 (as nginx logs it) when the client closed the connection before the answer. */
