@@ -145,6 +145,28 @@ describe('unknown routes', () => {
     },
   );
 
+  it('answers a URL with a malformed percent-encoding with 400 in the OpenAI envelope', async () => {
+    const response = await fetch(`${gateway.url}/v1/models/%zz`, {
+      headers: { authorization: `Bearer ${TEST_API_KEY}` },
+    });
+    expectOpenAIError({ status: response.status, body: await response.json() }, 400, {
+      code: 'invalid_url',
+      message: /malformed percent-encoding/,
+    });
+  });
+
+  it('routes model names that hold a slash to the model lookup', async () => {
+    for (const name of ['org/no-such-model', 'org%2Fno-such-model']) {
+      const response = await fetch(`${gateway.url}/v1/models/${name}`, {
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        error: { code: 'model_not_found', param: 'model', message: /'org\/no-such-model'/ },
+      });
+    }
+  });
+
   it('leaves the probes their own bodies', async () => {
     const live = await fetch(`${gateway.url}/healthz`);
     expect(live.status).toBe(200);

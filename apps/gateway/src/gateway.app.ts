@@ -12,7 +12,11 @@ import type { Registry } from 'prom-client';
 import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
 import { ApiKeyVerifier } from './http/api-key.verifier';
-import { MAX_HEADER_BYTES, clientErrorHandler } from './http/client-error.handler';
+import {
+  MAX_HEADER_BYTES,
+  clientErrorHandler,
+  frameworkErrorHandler,
+} from './http/edge-errors.handler';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
@@ -25,6 +29,7 @@ export async function createGatewayApp(
     bodyLimit: config.bodyLimitBytes,
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     // The hooks answer requests that arrive while closing, with the OpenAI body.
     return503OnClosing: false,
     requestIdHeader: false,

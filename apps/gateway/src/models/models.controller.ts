@@ -24,8 +24,10 @@ export class ModelsController {
     return { object: 'list', data: perService.flat().map((model) => toOpenAIModel(model)) };
   }
 
-  @Get(':id')
-  async retrieve(@Param('id') id: string): Promise<OpenAIModel> {
+  // A wildcard, not `:id`: model names may hold '/' (Qwen/Qwen2.5-0.5B-Instruct), which the
+  // SDKs percent-encode but curl users type as it is.
+  @Get('*')
+  async retrieve(@Param('*') id: string): Promise<OpenAIModel> {
     const routed = this.router.find(id);
     if (!routed) throw OpenAIError.modelNotFound(id);
     // An upstream that does not answer is a 503 here, not a "no such model".

@@ -1,10 +1,12 @@
-// Answers what Node's HTTP parser rejects before a request exists (headers too large, broken
-// HTTP, a request that took too long to arrive) with the OpenAI error body, in place of
-// Fastify's own JSON. Nothing above this sees these requests: no route, no hooks, no Nest.
+// Answers what is refused below Nest with the OpenAI error body, in place of Fastify's own
+// JSON: what Node's HTTP parser rejects before a request exists (headers too large, broken
+// HTTP, a request that took too long to arrive), and URLs Fastify's router cannot decode.
+// No hooks and no Nest see these requests.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
+import { sendOpenAIError } from '../errors/openai-error.reply';
 
 /** Node's default, stated here so that the 431 can say what the limit is. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -13,11 +15,41 @@ export function clientErrorHandler(error: ConnectionError, socket: Socket): void
   // The client went away (or the socket is already gone): nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // As Node and Fastify do: write the answer, then drop the connection, whose stream is broken.
-  if (socket.writable) socket.write(rawResponse(openAIErrorOf(error)));
+  if (socket.writable) socket.write(rawResponse(clientErrorOf(error)));
   socket.destroy();
 }
 
-function openAIErrorOf(error: ConnectionError): OpenAIError {
+/** Fastify's `frameworkErrors`: errors of its router, before any route or hook. */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void sendOpenAIError(reply, frameworkErrorOf(error));
+}
+
+function frameworkErrorOf(error: FastifyError): OpenAIError {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return OpenAIError.badRequest(
+        'The request URL is not valid: it holds a malformed percent-encoding.',
+        null,
+        'invalid_url',
+      );
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new OpenAIError(
+        414,
+        'The request URL has a path segment that is too long.',
+        'invalid_request_error',
+        null,
+        'invalid_url',
+      );
+    default:
+      return OpenAIError.internal();
+  }
+}
+
+function clientErrorOf(error: ConnectionError): OpenAIError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new OpenAIError(
