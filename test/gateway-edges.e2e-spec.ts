@@ -6,8 +6,6 @@ import * as net from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { LoggerService } from '@nestjs/common';
 import { loadService } from '@tessera/contracts';
-import { fixturesModelsFile } from '@tessera/testing';
-import { createGatewayApp } from '../apps/gateway/src/gateway.app';
 import { TEST_API_KEY, post, startGateway, type TestGateway } from './support/test-stack';
 
 let gateway: TestGateway;
@@ -329,22 +327,9 @@ describe('a client that hangs up mid-body', () => {
       verbose: capture('verbose'),
       fatal: capture('fatal'),
     };
-    const app = await createGatewayApp(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        apiKeys: [TEST_API_KEY],
-        authDisabled: false,
-        modelsFile: fixturesModelsFile(),
-        upstreams: {},
-        requestTimeoutMs: 30_000,
-        bodyLimitBytes: 1024 * 1024,
-      },
-      { logger },
-    );
-    await app.listen(0, '127.0.0.1');
+    const logged = await startGateway({}, { logger });
     try {
-      const port = (app.getHttpServer().address() as net.AddressInfo).port;
+      const port = portOf(logged.url);
       const hangUps = 3;
       for (let i = 0; i < hangUps; i++) {
         const socket = net.connect(port, '127.0.0.1');
@@ -374,7 +359,7 @@ describe('a client that hangs up mid-body', () => {
       }
       expect(logs.filter((l) => ['error', 'warn', 'fatal'].includes(l.level))).toEqual([]);
 
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const metrics = await (await fetch(`${logged.url}/metrics`)).text();
       expect(metrics).toMatch(
         /tessera_http_requests_in_flight\{method="POST",route="\/v1\/embeddings",service="gateway"\} 0/,
       );
@@ -384,7 +369,7 @@ describe('a client that hangs up mid-body', () => {
         ),
       );
     } finally {
-      await app.close();
+      await logged.close();
     }
   });
 });
