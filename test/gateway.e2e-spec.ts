@@ -200,7 +200,10 @@ describe('limits and failures', () => {
         param: null,
         code: null,
       });
-      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
+      const ready = await fetch(`${gateway.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('3');
+      expect(await ready.json()).toMatchObject({ status: 'error' });
       await expect(gateway.client.models.retrieve('tiny-bert')).rejects.toMatchObject({
         status: 503,
       });

@@ -10,7 +10,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isApiPath, pathOf } from '../http/request.path';
 import { OpenAIError } from './openai-error';
-import { sendOpenAIError } from './openai-error.reply';
+import { errorHeaders, sendOpenAIError } from './openai-error.reply';
 
 @Catch()
 export class OpenAIExceptionFilter implements ExceptionFilter {
@@ -32,7 +32,8 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
       return;
     }
     if (exception instanceof HttpException && isProbe(request)) {
-      void reply.status(exception.getStatus()).send(exception.getResponse());
+      const status = exception.getStatus();
+      void reply.status(status).headers(errorHeaders(status)).send(exception.getResponse());
       return;
     }
     void sendOpenAIError(reply, this.toOpenAIError(exception, request));
