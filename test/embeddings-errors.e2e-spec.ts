@@ -19,6 +19,9 @@ function expectError(
   expect(body.error.code).toBe(error.code);
   expect(body.error.type).toBe(error.type ?? 'invalid_request_error');
   expect(typeof body.error.message).toBe('string');
+  // Written for API users: never the validator's own text ("Invalid input: expected number,
+  // received string").
+  expect(body.error.message).not.toMatch(/Invalid input|received/);
   if (error.message) expect(body.error.message).toMatch(error.message);
 }
 
@@ -30,9 +33,21 @@ describe('bad input to /v1/embeddings', () => {
     ['empty token array', { model: 'tiny-bert', input: [[1, 2], []] }, 'input[1]', /empty/],
     ['a number', { model: 'tiny-bert', input: 5 }, 'input', /must be a string/],
     ['an object', { model: 'tiny-bert', input: { text: 'a' } }, 'input', /must be a string/],
-    ['mixed array', { model: 'tiny-bert', input: ['a', 1] }, 'input', /must be a string/],
-    ['negative token id', { model: 'tiny-bert', input: [1, -2] }, 'input', /token id/],
-    ['fractional token id', { model: 'tiny-bert', input: [[1.5]] }, 'input[0]', /token id/],
+    ['mixed array', { model: 'tiny-bert', input: ['a', 1] }, 'input[1]', /expected a string/],
+    [
+      'negative token id',
+      { model: 'tiny-bert', input: [1, -2] },
+      'input[1]',
+      /-2 is not a token id/,
+    ],
+    ['fractional token id', { model: 'tiny-bert', input: [[1.5]] }, 'input[0][0]', /token id/],
+    [
+      'token id over uint32',
+      { model: 'tiny-bert', input: [[1], [2, 2 ** 32]] },
+      'input[1][1]',
+      /4294967296 is not a token id; token ids are integers from 0 to 4294967295/,
+    ],
+    ['a string among token ids', { model: 'tiny-bert', input: [1, '2'] }, 'input[1]', /token id/],
     ['missing input', { model: 'tiny-bert' }, 'input', /Missing required parameter/],
     ['missing model', { input: 'a' }, 'model', /Missing required parameter/],
     ['model not a string', { model: 7, input: 'a' }, 'model', /model/],
@@ -58,7 +73,20 @@ describe('bad input to /v1/embeddings', () => {
       'dimensions string',
       { model: 'tiny-bert', input: 'a', dimensions: '8' },
       'dimensions',
-      /dimensions/,
+      /^Invalid 'dimensions': expected an integer, but got a string instead\.$/,
+    ],
+    [
+      // 2^32 + 8: narrowed to the uint32 on the wire it would be 8.
+      'dimensions past uint32',
+      { model: 'tiny-bert', input: 'a', dimensions: 4294967304 },
+      'dimensions',
+      /must be at most 65536, but got 4294967304/,
+    ],
+    [
+      'dimensions too large to represent',
+      '{"model": "tiny-bert", "input": "a", "dimensions": 1e400}',
+      'dimensions',
+      /too large/,
     ],
     ['user not a string', { model: 'tiny-bert', input: 'a', user: 1 }, 'user', /user/],
     [
@@ -118,6 +146,16 @@ describe('bad input to /v1/embeddings', () => {
       code: null,
       message: /could not parse the JSON body/,
     });
+  });
+
+  it('a JSON content type with parameters is accepted', async () => {
+    const response = await post(
+      stack().gateway,
+      '/v1/embeddings',
+      { model: 'tiny-bert', input: 'charset given' },
+      { 'content-type': 'application/json; charset=utf-8' },
+    );
+    expect(response.status).toBe(200);
   });
 
   it('a wrong content type → 415', async () => {

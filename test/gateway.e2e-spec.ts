@@ -9,9 +9,10 @@ const stack = useStack();
 const errorOf = (body: unknown) => (body as { error: Record<string, unknown> }).error;
 
 describe('authentication', () => {
-  it('rejects a missing key with 401 invalid_api_key', async () => {
+  it('rejects a missing key with 401 invalid_api_key and says how to authenticate', async () => {
     const response = await fetch(`${stack().gateway.url}/v1/models`);
     expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
     expect(await response.json()).toEqual({
       error: {
         message: expect.stringMatching(/didn't provide an API key/),
@@ -32,6 +33,7 @@ describe('authentication', () => {
       },
     );
     expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
     expect(errorOf(response.body)).toEqual({
       message: 'Incorrect API key provided.',
       type: 'invalid_request_error',
@@ -101,11 +103,14 @@ describe('GET /v1/models', () => {
     expect(Number.isInteger(bert.created)).toBe(true);
   });
 
-  it('retrieves a model by id or alias, and 404s an unknown one', async () => {
+  it('retrieves a model by id or alias, answering with the id asked for, and 404s an unknown one', async () => {
     expect((await stack().gateway.client.models.retrieve('tiny-bert')).id).toBe('tiny-bert');
-    expect((await stack().gateway.client.models.retrieve('text-embedding-ada-002')).id).toBe(
-      'tiny-bert',
-    );
+    const byAlias = await stack().gateway.client.models.retrieve('text-embedding-ada-002');
+    expect(byAlias).toMatchObject({
+      id: 'text-embedding-ada-002',
+      object: 'model',
+      aliases: ['text-embedding-3-small', 'text-embedding-ada-002'],
+    });
     await expect(stack().gateway.client.models.retrieve('gpt-17')).rejects.toMatchObject({
       status: 404,
       code: 'model_not_found',
@@ -188,13 +193,17 @@ describe('limits and failures', () => {
     try {
       const response = await post(gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' });
       expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('3');
       expect(errorOf(response.body)).toEqual({
         message: 'The embeddings service is unavailable; try again shortly.',
         type: 'service_unavailable_error',
         param: null,
         code: null,
       });
-      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
+      const ready = await fetch(`${gateway.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('3');
+      expect(await ready.json()).toMatchObject({ status: 'error' });
       await expect(gateway.client.models.retrieve('tiny-bert')).rejects.toMatchObject({
         status: 503,
       });
@@ -208,6 +217,7 @@ describe('limits and failures', () => {
     try {
       const response = await post(gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' });
       expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('3');
       expect(errorOf(response.body)).toMatchObject({ code: 'capability_unavailable', param: null });
     } finally {
       await gateway.close();

@@ -1,5 +1,6 @@
 // Boots the real embeddings service and the real gateway in this process, each on port 0,
 // talking real gRPC over loopback, for end-to-end tests.
+import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '@tessera/config';
 import { startCapabilityService, type RunningService } from '@tessera/service';
@@ -29,7 +30,10 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+export async function startGateway(
+  overrides: Partial<GatewayConfig> = {},
+  options: { logger?: false | LoggerService } = { logger: false },
+): Promise<TestGateway> {
   const app = await createGatewayApp(
     {
       host: '127.0.0.1',
@@ -42,7 +46,7 @@ export async function startGateway(overrides: Partial<GatewayConfig> = {}): Prom
       bodyLimitBytes: 16 * 1024 * 1024,
       ...overrides,
     },
-    { logger: false },
+    options,
   );
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');

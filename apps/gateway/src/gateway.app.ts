@@ -1,7 +1,9 @@
-// Builds the gateway application: Nest on Fastify with the body limit, the request hooks and
-// the OpenAI error envelope.
+// Builds the gateway application: Nest on Fastify with the body and header limits, the request
+// hooks and the OpenAI error envelope on every response, including those Node and Fastify
+// make themselves.
 // Used by main.ts and by the end-to-end tests.
 import type { IncomingMessage } from 'node:http';
+import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '@tessera/config';
@@ -10,16 +12,26 @@ import type { Registry } from 'prom-client';
 import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
 import { ApiKeyVerifier } from './http/api-key.verifier';
+import {
+  MAX_HEADER_BYTES,
+  clientErrorHandler,
+  frameworkErrorHandler,
+} from './http/edge-errors.handler';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
 
 export async function createGatewayApp(
   config: GatewayConfig,
-  options: { logger?: false } = {},
+  options: { logger?: false | LoggerService | LogLevel[] } = {},
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
+    // The hooks answer requests that arrive while closing, with the OpenAI body.
+    return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdOf(request.headers),
     // Generation can take minutes; the per-call gRPC deadline bounds the work instead.

@@ -1,13 +1,12 @@
+// The gateway: the shared core, the probes, /v1/models and one module per capability
+// (apps/gateway/src/<capability>/); a new capability is its folder and one import here.
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { GatewayConfig } from '@tessera/config';
-import { loadModelsFile } from '@tessera/models';
 import { probesFor } from '@tessera/observability';
-import { EmbeddingsController } from './embeddings/embeddings.controller';
-import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.tokens';
-import { ModelsController } from './models/models.controller';
-import { ModelRouter } from './routing/model-router';
+import { EmbeddingsModule } from './embeddings/embeddings.module';
+import { GatewayCoreModule } from './gateway-core.module';
+import { ModelsModule } from './models/models.module';
 import { GatewayReadiness } from './upstream/gateway.readiness';
-import { UpstreamClients } from './upstream/upstream-clients';
 
 @Module({})
 export class GatewayModule {
@@ -15,17 +14,14 @@ export class GatewayModule {
     const probes = probesFor('gateway', GatewayReadiness);
     return {
       module: GatewayModule,
-      imports: probes.imports,
-      controllers: [...probes.controllers, ModelsController, EmbeddingsController],
-      providers: [
-        ...probes.providers,
-        { provide: GATEWAY_CONFIG, useValue: config },
-        {
-          provide: MODEL_ROUTER,
-          useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)),
-        },
-        UpstreamClients,
+      imports: [
+        GatewayCoreModule.forRoot(config),
+        ...probes.imports,
+        ModelsModule,
+        EmbeddingsModule,
       ],
+      controllers: probes.controllers,
+      providers: probes.providers,
     };
   }
 }

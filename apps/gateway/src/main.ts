@@ -9,7 +9,9 @@ import { createGatewayApp } from './gateway.app';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
-  const app = await createGatewayApp(config);
+  // Debug and verbose lines (a client hanging up mid-body, say) happen as often as clients
+  // make them happen: off in the served process.
+  const app = await createGatewayApp(config, { logger: ['fatal', 'error', 'warn', 'log'] });
   await app.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   new Logger('gateway').log(`serving the OpenAI API at http://${shown}:${config.port}/v1`);

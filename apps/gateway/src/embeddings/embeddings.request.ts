@@ -1,21 +1,46 @@
-// POST /v1/embeddings request: the OpenAI shape, validated once here.
+// POST /v1/embeddings request: the OpenAI shape, validated once here, ranges included, before
+// any value is narrowed to the uint32 fields of the gRPC message.
 import { z } from 'zod';
 import type { EmbedInput } from '@tessera/contracts';
-import { OpenAIError } from '../errors/openai-error';
-import { parseBody } from '../validation/parse-body';
+import { describeValue } from '../validation/issue.wording';
+import { parseBody, parseValue } from '../validation/parse-body';
 
 export const MAX_INPUTS = 2048;
 // Token ids travel as uint32 over gRPC; the service checks them against the vocabulary.
 const MAX_TOKEN_ID = 2 ** 32 - 1;
+// Far above any embedding model's width (the largest published have a few thousand) and far
+// below where an integer type would wrap (uint32 on the wire: 2^32 + 8 arrived as 8); the
+// service checks the model's own width.
+export const MAX_DIMENSIONS = 65_536;
+
+const FORMS =
+  'must be a string, an array of strings, an array of token ids, or an array of arrays of ' +
+  'token ids';
 
 const EmbeddingsRequestSchema = z.strictObject({
-  model: z.string('must be a string').min(1, 'must not be empty'),
-  // Checked by parseInput: a union's error would not say which of the four forms was meant.
-  input: z.unknown(),
+  model: z.string().min(1),
+  // Its form is checked here and its content by parseInput, per form: a union's error would
+  // not say which of the four forms was meant, nor which item was wrong.
+  input: z.custom<string | unknown[]>(
+    (input) => typeof input === 'string' || Array.isArray(input),
+    { error: FORMS },
+  ),
   encoding_format: z.enum(['float', 'base64']).nullish(),
-  dimensions: z.number().int('must be an integer').min(1, 'must be at least 1').nullish(),
+  dimensions: z.int().min(1).max(MAX_DIMENSIONS).nullish(),
   user: z.string().nullish(),
 });
+
+const notATokenId = (issue: { input?: unknown }) =>
+  `${describeValue(issue.input)} is not a token id; token ids are integers from 0 to ${MAX_TOKEN_ID}`;
+const TokenId = z
+  .int({ error: notATokenId })
+  .min(0, { error: notATokenId })
+  .max(MAX_TOKEN_ID, { error: notATokenId });
+
+const Text = z.string().min(1);
+const Texts = z.array(Text).min(1).max(MAX_INPUTS);
+const TokenIds = z.array(TokenId).min(1);
+const TokenIdArrays = z.array(TokenIds).min(1).max(MAX_INPUTS);
 
 export interface EmbeddingsRequest {
   model: string;
@@ -36,54 +61,13 @@ export function parseEmbeddingsRequest(body: unknown): EmbeddingsRequest {
   };
 }
 
-const FORMS =
-  'input must be a string, an array of strings, an array of token ids, or an array of ' +
-  'arrays of token ids.';
-
-function parseInput(input: unknown): EmbedInput[] {
-  if (input === undefined)
-    throw OpenAIError.badRequest("Missing required parameter: 'input'.", 'input');
-  if (typeof input === 'string') return [{ text: nonEmptyText(input, 'input') }];
-  if (!Array.isArray(input)) throw OpenAIError.badRequest(FORMS, 'input');
-  if (input.length === 0)
-    throw OpenAIError.badRequest('input must not be an empty array.', 'input');
-  if (input.every((item) => typeof item === 'number')) {
-    return [{ tokens: { ids: tokenIds(input, 'input') } }];
+/** The four forms, told apart by the first item; the rest must be of the same form. */
+function parseInput(input: string | unknown[]): EmbedInput[] {
+  const at = ['input'];
+  if (typeof input === 'string') return [{ text: parseValue(Text, input, at) }];
+  if (typeof input[0] === 'number') return [{ tokens: { ids: parseValue(TokenIds, input, at) } }];
+  if (Array.isArray(input[0])) {
+    return parseValue(TokenIdArrays, input, at).map((ids) => ({ tokens: { ids } }));
   }
-  if (input.length > MAX_INPUTS) {
-    throw OpenAIError.badRequest(
-      `input has ${input.length} items; at most ${MAX_INPUTS} inputs are allowed per request.`,
-      'input',
-    );
-  }
-  if (input.every((item) => typeof item === 'string')) {
-    return input.map((text: string, i) => ({ text: nonEmptyText(text, `input[${i}]`) }));
-  }
-  if (input.every((item) => Array.isArray(item))) {
-    return input.map((ids: unknown[], i) => {
-      if (ids.length === 0) {
-        throw OpenAIError.badRequest(`input[${i}] must not be an empty array.`, `input[${i}]`);
-      }
-      return { tokens: { ids: tokenIds(ids, `input[${i}]`) } };
-    });
-  }
-  throw OpenAIError.badRequest(FORMS, 'input');
-}
-
-function nonEmptyText(text: string, param: string): string {
-  if (text === '') throw OpenAIError.badRequest(`${param} must not be an empty string.`, param);
-  return text;
-}
-
-function tokenIds(ids: unknown[], param: string): number[] {
-  const bad = ids.findIndex(
-    (id) => typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > MAX_TOKEN_ID,
-  );
-  if (bad !== -1) {
-    throw OpenAIError.badRequest(
-      `${param}[${bad}] is not a valid token id: token ids are non-negative integers.`,
-      param,
-    );
-  }
-  return ids as number[];
+  return parseValue(Texts, input, at).map((text) => ({ text }));
 }

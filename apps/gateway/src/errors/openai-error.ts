@@ -65,6 +65,26 @@ export class OpenAIError extends Error {
     );
   }
 
+  static unknownUrl(method: string, path: string) {
+    return new OpenAIError(
+      404,
+      `Unknown request URL: ${method} ${path}.`,
+      'invalid_request_error',
+      null,
+      'unknown_url',
+    );
+  }
+
+  static shuttingDown() {
+    return new OpenAIError(
+      503,
+      'The server is shutting down and takes no new requests; try again shortly.',
+      'service_unavailable_error',
+      null,
+      'server_shutting_down',
+    );
+  }
+
   static internal() {
     return new OpenAIError(500, 'The server had an error processing your request.', 'server_error');
   }

@@ -1,5 +1,5 @@
-// Every exception that reaches Nest leaves as the OpenAI error body; probe endpoints outside
-// /v1 keep their own bodies (Terminus' readiness details).
+// Every exception that reaches Nest leaves as the OpenAI error body; the probes (/healthz,
+// /readyz, /metrics) keep their own bodies (Terminus' readiness details).
 import {
   Catch,
   HttpException,
@@ -8,12 +8,9 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isApiPath, pathOf } from '../http/gateway.hooks';
+import { isApiPath, pathOf } from '../http/request.path';
 import { OpenAIError } from './openai-error';
-
-export function sendOpenAIError(reply: FastifyReply, error: OpenAIError): FastifyReply {
-  return reply.status(error.status).type('application/json').send(error.toBody());
-}
+import { errorHeaders, sendOpenAIError } from './openai-error.reply';
 
 @Catch()
 export class OpenAIExceptionFilter implements ExceptionFilter {
@@ -25,8 +22,18 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    if (exception instanceof HttpException && !isApiPath(pathOf(request.url))) {
-      void reply.status(exception.getStatus()).send(exception.getResponse());
+    if (clientHungUp(request)) {
+      // Nobody is left to answer, and how often this happens is up to clients: one short line
+      // at debug level, never an error with a stack.
+      this.logger.debug(
+        `client closed the connection before the request body was complete: ` +
+          `${request.method} ${pathOf(request.url)} (request ${request.id})`,
+      );
+      return;
+    }
+    if (exception instanceof HttpException && isProbe(request)) {
+      const status = exception.getStatus();
+      void reply.status(status).headers(errorHeaders(status)).send(exception.getResponse());
       return;
     }
     void sendOpenAIError(reply, this.toOpenAIError(exception, request));
@@ -38,22 +45,26 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       switch (exception.getStatus()) {
         case 404:
-          return new OpenAIError(
-            404,
-            `Unknown request URL: ${request.method} ${pathOf(request.url)}.`,
-            'invalid_request_error',
-            null,
-            'unknown_url',
-          );
+          return OpenAIError.unknownUrl(request.method, pathOf(request.url));
         case 413:
           return OpenAIError.requestTooLarge(this.bodyLimit);
         case 415:
           return OpenAIError.unsupportedMediaType();
       }
       const status = exception.getStatus();
-      if (status < 500) return OpenAIError.badRequest(exception.message);
+      if (status < 500) return new OpenAIError(status, exception.message, 'invalid_request_error');
     }
     this.logger.error('unhandled error', exception instanceof Error ? exception.stack : exception);
     return OpenAIError.internal();
   }
+}
+
+/** A matched route outside /v1: one of the probes. */
+function isProbe(request: FastifyRequest): boolean {
+  return !request.is404 && !isApiPath(pathOf(request.url));
+}
+
+/** The client went away while its body was still arriving (Node reports that as an error). */
+function clientHungUp(request: FastifyRequest): boolean {
+  return request.raw.destroyed && !request.raw.complete;
 }

@@ -1,13 +1,16 @@
 // Fastify hooks that run for every request, before body parsing and routing to Nest:
-// request id, metrics, the request's trace span, authentication on /v1 and the content type of
-// JSON endpoints. Doing auth here means unauthenticated bodies are never even parsed.
+// request id, metrics, the request's trace span, the 503 while draining, the 404 for unknown
+// routes, authentication on /v1 and the content type of JSON endpoints. Doing these here means
+// unauthenticated bodies, and bodies sent to routes that do not exist, are never even parsed.
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
-import { sendOpenAIError } from '../errors/openai-exception.filter';
+import { sendOpenAIError } from '../errors/openai-error.reply';
 import type { ApiKeyVerifier } from './api-key.verifier';
 import type { HttpMetrics } from './http.metrics';
+import { isJsonContentType } from './json-body.parser';
+import { isApiPath, pathOf } from './request.path';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +42,13 @@ export function registerGatewayHooks(
   fastify.decorateRequest('tesseraSpan', null);
   fastify.decorateRequest('tesseraStart', BigInt(0));
 
+  // Set once Fastify starts closing (Nest's app.close()): requests that still arrive on open
+  // keep-alive connections get the OpenAI 503 with Retry-After instead of Fastify's own body.
+  let draining = false;
+  fastify.addHook('preClose', async () => {
+    draining = true;
+  });
+
   fastify.addHook('onRequest', async (request, reply) => {
     const route = routeOf(request);
     const path = pathOf(request.url);
@@ -54,43 +64,64 @@ export function registerGatewayHooks(
         'tessera.request_id': request.id,
       },
     });
+    // 'close' comes after the response is sent and also when the client hangs up first, when
+    // Fastify's onResponse never runs: the in-flight gauge and the span end either way.
+    reply.raw.once('close', () => finish(request, reply, route, deps.metrics));
 
+    if (draining) {
+      // Also frees the connection, which the server's close waits for.
+      void reply.header('connection', 'close');
+      return refuse(request, reply, OpenAIError.shuttingDown());
+    }
+    if (request.is404) {
+      return refuse(request, reply, OpenAIError.unknownUrl(request.method, path));
+    }
     if (!isApiPath(path)) return;
     const denied = deps.verifier.check(request.headers.authorization);
-    if (denied) return sendOpenAIError(reply, denied);
-    if (request.method === 'POST' && !MULTIPART_PATHS.has(path) && !isJson(request)) {
-      return sendOpenAIError(reply, OpenAIError.unsupportedMediaType());
-    }
-  });
-
-  fastify.addHook('onResponse', async (request, reply) => {
-    const route = routeOf(request);
-    const seconds = Number(process.hrtime.bigint() - request.tesseraStart) / 1e9;
-    deps.metrics.finished(request.method, route, reply.statusCode, request.tesseraModel, seconds);
-    const span = request.tesseraSpan;
-    if (span) {
-      span.setAttribute('http.response.status_code', reply.statusCode);
-      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
+    if (denied) return refuse(request, reply, denied);
+    if (
+      request.method === 'POST' &&
+      !MULTIPART_PATHS.has(path) &&
+      !isJsonContentType(request.headers['content-type'])
+    ) {
+      return refuse(request, reply, OpenAIError.unsupportedMediaType());
     }
   });
 }
 
-/** The URL without its query string. */
-export function pathOf(url: string): string {
-  return url.split('?')[0];
+/**
+ * Answers before the body is read. A body that was announced is then not read at all: the
+ * connection closes after the answer (Node would otherwise read and discard all of it to keep
+ * the connection, however large it is).
+ */
+function refuse(request: FastifyRequest, reply: FastifyReply, error: OpenAIError): FastifyReply {
+  const chunked = request.headers['transfer-encoding'] !== undefined;
+  if (chunked || Number(request.headers['content-length'] ?? 0) > 0) {
+    void reply.header('connection', 'close');
+  }
+  return sendOpenAIError(reply, error);
 }
 
-/** The OpenAI API surface (authenticated, OpenAI error bodies), as opposed to the probes. */
-export function isApiPath(path: string): boolean {
-  return path === '/v1' || path.startsWith('/v1/');
+/** Status 499 (as nginx logs it) when the client closed the connection before the answer. */
+const CLIENT_CLOSED_REQUEST = 499;
+
+function finish(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+  metrics: HttpMetrics,
+): void {
+  const status = reply.raw.writableFinished ? reply.statusCode : CLIENT_CLOSED_REQUEST;
+  const seconds = Number(process.hrtime.bigint() - request.tesseraStart) / 1e9;
+  metrics.finished(request.method, route, status, request.tesseraModel, seconds);
+  const span = request.tesseraSpan;
+  if (span) {
+    span.setAttribute('http.response.status_code', status);
+    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
 }
 
 function routeOf(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
-}
-
-function isJson(request: FastifyRequest): boolean {
-  const type = request.headers['content-type'];
-  return typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
 }

@@ -4,16 +4,43 @@
 import type { FastifyInstance } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
 
+/**
+ * `application/json` and `application/<x>+json`, with or without media-type parameters
+ * (`; charset=utf-8`, what .NET, Java and many HTTP clients send). Fastify matches a parser's
+ * pattern against the normalised header, parameters included.
+ */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+export function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && JSON_MEDIA_TYPE.test(header.trim());
+}
+
+// JSON is UTF-8 (RFC 8259 §8.1): bytes that are not say so, rather than being replaced.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
-    /^application\/(?:[\w.+-]+\+)?json$/i,
-    { parseAs: 'string', bodyLimit },
-    (request, raw, done) => {
-      const body = raw.toString(); // a string already, as parseAs says
-      if (body === '') {
+    JSON_MEDIA_TYPE,
+    // As bytes: with 'string', Fastify decodes invalid UTF-8 to U+FFFD, then reports the
+    // changed length as "Request body size did not match Content-Length".
+    { parseAs: 'buffer', bodyLimit },
+    (request, bytes, done) => {
+      if (bytes.length === 0) {
         done(OpenAIError.badRequest('The request body is empty; send a JSON object.'), undefined);
+        return;
+      }
+      let body: string;
+      try {
+        body = utf8.decode(bytes as Buffer);
+      } catch {
+        done(
+          OpenAIError.badRequest(
+            'The request body is not valid UTF-8. JSON bodies must be encoded as UTF-8.',
+          ),
+          undefined,
+        );
         return;
       }
       parseJson(request, body, (error, parsed) => {

@@ -1,20 +1,11 @@
-// GET /v1/models and /v1/models/{id}: what the capability services report they have loaded,
-// each as an OpenAI model object plus the Tessera `capabilities` it serves.
+// GET /v1/models and /v1/models/{id}: what the capability services report they have loaded.
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import type { Capability, ListModelsResponse, ModelInfo } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
 import { UpstreamClients } from '../upstream/upstream-clients';
-
-export interface OpenAIModel {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: string;
-  capabilities: string[];
-  aliases: string[];
-}
+import { toOpenAIModel, type OpenAIModel } from './models.response';
 
 const LIST_TIMEOUT_MS = 2000;
 
@@ -30,18 +21,20 @@ export class ModelsController {
     const perService = await Promise.all(
       this.upstreams.configured().map((capability) => this.listOf(capability).catch(() => [])),
     );
-    return { object: 'list', data: perService.flat().map(toOpenAIModel) };
+    return { object: 'list', data: perService.flat().map((model) => toOpenAIModel(model)) };
   }
 
-  @Get(':id')
-  async retrieve(@Param('id') id: string): Promise<OpenAIModel> {
+  // A wildcard, not `:id`: model names may hold '/' (Qwen/Qwen2.5-0.5B-Instruct), which the
+  // SDKs percent-encode but curl users type as it is.
+  @Get('*')
+  async retrieve(@Param('*') id: string): Promise<OpenAIModel> {
     const routed = this.router.find(id);
     if (!routed) throw OpenAIError.modelNotFound(id);
     // An upstream that does not answer is a 503 here, not a "no such model".
     const models = await this.listOf(routed.capability);
     const model = models.find((m) => m.id === routed.id);
     if (!model) throw OpenAIError.modelNotFound(id);
-    return toOpenAIModel(model);
+    return toOpenAIModel(model, id);
   }
 
   private async listOf(capability: Capability): Promise<ModelInfo[]> {
@@ -54,15 +47,4 @@ export class ModelsController {
     );
     return response.models ?? [];
   }
-}
-
-function toOpenAIModel(model: ModelInfo): OpenAIModel {
-  return {
-    id: model.id ?? '',
-    object: 'model',
-    created: Number(model.created ?? 0),
-    owned_by: model.owned_by || 'tessera',
-    capabilities: model.capabilities ?? [],
-    aliases: model.aliases ?? [],
-  };
 }

@@ -1,29 +1,48 @@
-// Validates a JSON body against an endpoint's schema once, at the edge, and turns the first
-// problem into an OpenAI 400 that names the parameter (`input[2]`, `encoding_format`, …).
+// Validates a JSON body (or one of its values) against an endpoint's schema once, at the edge,
+// and turns the first problem into an OpenAI 400 whose `param` is the full path of the
+// offending value (`input[0][0]`, `encoding_format`) and whose message is written for API users
+// (issue.wording.ts). Every endpoint's validation errors come from here.
 import type { z } from 'zod';
 import { OpenAIError } from '../errors/openai-error';
+import { describeIssue } from './issue.wording';
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw OpenAIError.badRequest('The request body must be a JSON object.');
   }
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0];
-    throw OpenAIError.badRequest(`Unrecognized request argument supplied: ${key}`, key);
-  }
-  const param = paramName(issue.path);
-  const value = valueAt(body, issue.path);
-  if (value === undefined && issue.code === 'invalid_type') {
-    throw OpenAIError.badRequest(`Missing required parameter: '${param}'.`, param);
-  }
-  throw OpenAIError.badRequest(`Invalid value for '${param}': ${issue.message}`, param);
+  return parseValue(schema, body, []);
 }
 
-/** ['input', 2] → 'input[2]'; ['a', 'b'] → 'a.b'. */
-export function paramName(path: readonly PropertyKey[]): string {
+/** Validates the value found at `at` in the body (for values whose schema depends on them). */
+export function parseValue<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  at: readonly PropertyKey[],
+): z.infer<S> {
+  const result = schema.safeParse(value, { error: describeIssue, reportInput: true });
+  if (result.success) return result.data;
+  throw toOpenAIError(result.error.issues[0], at);
+}
+
+function toOpenAIError(issue: z.core.$ZodIssue, at: readonly PropertyKey[]): OpenAIError {
+  const path = [...at, ...issue.path];
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0];
+    return OpenAIError.badRequest(
+      `Unrecognized request argument supplied: ${key}`,
+      paramName([...path, key]),
+    );
+  }
+  const param = paramName(path);
+  // JSON has no undefined: a value that is not there was left out.
+  if (issue.input === undefined) {
+    return OpenAIError.badRequest(`Missing required parameter: '${param}'.`, param);
+  }
+  return OpenAIError.badRequest(`Invalid '${param}': ${issue.message}.`, param);
+}
+
+/** ['input', 2, 0] → 'input[2][0]'; ['a', 'b'] → 'a.b'. */
+function paramName(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
     (name, part) =>
       typeof part === 'number'
@@ -33,13 +52,4 @@ export function paramName(path: readonly PropertyKey[]): string {
           : String(part),
     '',
   );
-}
-
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  let value: unknown = body;
-  for (const part of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[part];
-  }
-  return value;
 }

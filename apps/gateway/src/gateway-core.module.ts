@@ -1,0 +1,25 @@
+// What every capability module injects: the configuration, the model router and the gRPC
+// clients of the capability services. Global, so that a capability module is only its own
+// controller (and whatever it alone needs).
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { GatewayConfig } from '@tessera/config';
+import { loadModelsFile } from '@tessera/models';
+import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.tokens';
+import { ModelRouter } from './routing/model-router';
+import { UpstreamClients } from './upstream/upstream-clients';
+
+@Global()
+@Module({})
+export class GatewayCoreModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    const providers = [
+      { provide: GATEWAY_CONFIG, useValue: config },
+      {
+        provide: MODEL_ROUTER,
+        useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)),
+      },
+      UpstreamClients,
+    ];
+    return { module: GatewayCoreModule, providers, exports: providers };
+  }
+}

@@ -1,0 +1,24 @@
+// A service's ModelInfo as the OpenAI model object, plus the Tessera `capabilities` it serves
+// and the `aliases` it answers to.
+import type { ModelInfo } from '@tessera/contracts';
+
+export interface OpenAIModel {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+  capabilities: string[];
+  aliases: string[];
+}
+
+/** `id` is the name the client used (an alias stays the alias), as OpenAI echoes it. */
+export function toOpenAIModel(model: ModelInfo, id = model.id ?? ''): OpenAIModel {
+  return {
+    id,
+    object: 'model',
+    created: Number(model.created ?? 0),
+    owned_by: model.owned_by || 'tessera',
+    capabilities: model.capabilities ?? [],
+    aliases: model.aliases ?? [],
+  };
+}
