@@ -6,7 +6,7 @@ export { ModelsFileError, type ModelsFileProblem } from './models-file.error';
 export { findModel, modelsFor } from './models-file.query';
 export { DTYPES, DTYPE_FILE_SUFFIXES, onnxFileFor, type Dtype } from './onnx-file.naming';
 export { ModelStore, type ModelAvailability } from './model-store';
-export type { ModelStoreOptions, ResolvedModelStoreOptions } from './model-store.options';
+export type { ModelStoreOptions } from './model-store.options';
 export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
 export {
   DownloadIntegrityError,
@@ -16,4 +16,3 @@ export {
   ModelDownloadError,
   ModelNotAvailableError,
 } from './model-store.errors';
-export { SNAPSHOT_MANIFEST_FILE } from './snapshot.manifest';

@@ -10,6 +10,27 @@ describe('resolveModelStoreOptions', () => {
       offline: false,
       requestTimeoutMs: 15_000,
       stallTimeoutMs: 60_000,
+      proxy: { httpProxy: '', httpsProxy: '', noProxy: '' },
+    });
+  });
+
+  it('takes the Hugging Face cache when TESSERA_MODEL_CACHE is not set', () => {
+    expect(resolveModelStoreOptions({}, { HF_HUB_CACHE: '/hf/hub' }).cacheDir).toBe('/hf/hub');
+    expect(
+      resolveModelStoreOptions({}, { HF_HUB_CACHE: '/hf/hub', TESSERA_MODEL_CACHE: '/t' }).cacheDir,
+    ).toBe('/t');
+  });
+
+  it('reads proxies in either spelling', () => {
+    expect(
+      resolveModelStoreOptions(
+        {},
+        { https_proxy: 'http://proxy:3128', HTTP_PROXY: 'http://other:8080', no_proxy: 'mirror' },
+      ).proxy,
+    ).toEqual({
+      httpProxy: 'http://other:8080',
+      httpsProxy: 'http://proxy:3128',
+      noProxy: 'mirror',
     });
   });
 

@@ -1,15 +1,16 @@
 // Writes a download so that the destination either holds the complete, verified file or does not
 // exist: bytes go to a temporary file beside it, which is checked and then renamed into place.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 
 export interface ExpectedContent {
-  /** From `Content-Length`. */
-  readonly contentLength?: number;
-  /** What the Hub's file list says. */
-  readonly listedSize?: number;
+  /** Sizes the file must have, each with who said so (for the message when it differs). */
+  readonly sizes: readonly { readonly size: number; readonly what: string }[];
+  /** The content's sha256 (what the Hub lists for Git LFS files). */
   readonly sha256?: string;
+  /** git's blob id, sha1 of `blob <size>\0<content>` (what the Hub lists for other files). */
+  readonly gitBlobOid?: string;
 }
 
 export interface WrittenFile {
@@ -41,18 +42,18 @@ export async function writeVerifiedFile(
   onChunk: (bytesSoFar: number) => void,
 ): Promise<WrittenFile> {
   await mkdir(path.dirname(destination), { recursive: true });
-  const temporary = path.join(
-    path.dirname(destination),
-    `.${path.basename(destination)}.${randomBytes(4).toString('hex')}.part`,
-  );
-  const hash = createHash('sha256');
+  // Named as huggingface_hub names its partial blobs, plus a random part for concurrent pulls.
+  const temporary = `${destination}.${randomBytes(4).toString('hex')}.incomplete`;
+  const sha256 = createHash('sha256');
+  const gitBlob = expected.gitBlobOid === undefined ? undefined : gitBlobHash(expected.sizes);
   let bytes = 0;
   const handle = await open(temporary, 'wx');
   try {
     try {
       for await (const chunk of body) {
         await handle.write(chunk);
-        hash.update(chunk);
+        sha256.update(chunk);
+        gitBlob?.update(chunk);
         bytes += chunk.byteLength;
         onChunk(bytes);
       }
@@ -61,28 +62,39 @@ export async function writeVerifiedFile(
     } finally {
       await handle.close();
     }
-    const sha256 = hash.digest('hex');
-    checkContent(bytes, sha256, expected);
+    const written = { bytes, sha256: sha256.digest('hex') };
+    checkContent(written, gitBlob?.digest('hex'), expected);
     await rename(temporary, destination);
-    return { bytes, sha256 };
+    return written;
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
 }
 
-function checkContent(bytes: number, sha256: string, expected: ExpectedContent): void {
-  if (expected.contentLength !== undefined && bytes !== expected.contentLength) {
+// git hashes a header with the size before the content; when the size turns out different, the
+// size check fails first, so the listed size is the one to hash with.
+function gitBlobHash(sizes: ExpectedContent['sizes']): Hash {
+  return createHash('sha1').update(`blob ${sizes[0]?.size ?? 0}\0`);
+}
+
+function checkContent(
+  written: WrittenFile,
+  gitBlobOid: string | undefined,
+  expected: ExpectedContent,
+): void {
+  for (const { size, what } of expected.sizes) {
+    if (written.bytes !== size)
+      throw new ContentMismatchError(`received ${written.bytes} bytes but ${what} ${size} bytes`);
+  }
+  if (expected.sha256 !== undefined && written.sha256 !== expected.sha256.toLowerCase()) {
     throw new ContentMismatchError(
-      `received ${bytes} bytes but Content-Length announced ${expected.contentLength}`,
+      `sha256 is ${written.sha256} but the Hub lists ${expected.sha256}`,
     );
   }
-  if (expected.listedSize !== undefined && bytes !== expected.listedSize) {
+  if (expected.gitBlobOid !== undefined && gitBlobOid !== expected.gitBlobOid.toLowerCase()) {
     throw new ContentMismatchError(
-      `received ${bytes} bytes but the Hub lists the file as ${expected.listedSize} bytes`,
+      `git blob id is ${gitBlobOid} but the Hub lists ${expected.gitBlobOid}`,
     );
-  }
-  if (expected.sha256 !== undefined && sha256 !== expected.sha256.toLowerCase()) {
-    throw new ContentMismatchError(`sha256 is ${sha256} but the Hub lists ${expected.sha256}`);
   }
 }
