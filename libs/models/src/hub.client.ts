@@ -136,7 +136,7 @@ export class HubClient {
       ) {
         const why = session.watchdog.fired
           ? `no data for ${session.watchdog.limitSeconds} s`
-          : describeNetworkFailure(error.cause, 0);
+          : describeNetworkFailure(error.cause);
         throw new DownloadIntegrityError(
           source.raw,
           file.path,
@@ -169,7 +169,7 @@ export class HubClient {
     if (failure?.kind === 'network') {
       const cause = session.watchdog.fired
         ? `no answer within ${this.options.requestTimeoutMs / 1000} s`
-        : describeNetworkFailure(failure.error, this.options.requestTimeoutMs);
+        : describeNetworkFailure(failure.error);
       return new HubUnreachableError(source.raw, this.options.endpoint, cause);
     }
     // @huggingface/hub found the answer malformed (no size, no ETag, invalid JSON, …).

@@ -6,7 +6,6 @@ export { ModelsFileError, type ModelsFileProblem } from './models-file.error';
 export { findModel, modelsFor } from './models-file.query';
 export { DTYPES, DTYPE_FILE_SUFFIXES, onnxFileFor, type Dtype } from './onnx-file.naming';
 export { ModelStore, type ModelAvailability } from './model-store';
-export type { ModelStoreOptions } from './model-store.options';
 export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
 export {
   DownloadIntegrityError,

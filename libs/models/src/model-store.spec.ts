@@ -62,6 +62,11 @@ describe('ModelStore', () => {
   let hub: FakeHub;
   let store: ModelStore;
   const model = randomBytes(70_000);
+  const hubEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    TESSERA_MODEL_CACHE: cacheDir,
+    HF_ENDPOINT: hub.endpoint,
+    ...extra,
+  });
   const repoFolder = () => path.join(cacheDir, 'models--tessera-test--tiny-encoder');
   const snapshot = (commit = hub.commit) => path.join(repoFolder(), 'snapshots', commit);
 
@@ -81,7 +86,7 @@ describe('ModelStore', () => {
       'pytorch_model.bin': randomBytes(1000),
     });
     hub = await FakeHub.start(path.join(work, 'hub'));
-    store = new ModelStore({ cacheDir, endpoint: hub.endpoint, offline: false }, {});
+    store = new ModelStore(hubEnv());
   });
 
   afterEach(async () => {
@@ -210,10 +215,7 @@ describe('ModelStore', () => {
     it('pulls through the proxy named by HTTP_PROXY', async () => {
       const proxy = await ConnectProxy.start();
       try {
-        const proxied = new ModelStore(
-          { cacheDir, endpoint: hub.endpoint, offline: false },
-          { HTTP_PROXY: proxy.url },
-        );
+        const proxied = new ModelStore(hubEnv({ HTTP_PROXY: proxy.url }));
         await proxied.pull(spec(`hf:${REPO}`));
         expect(proxy.tunnels).toContain(new URL(hub.endpoint).host);
       } finally {
@@ -224,18 +226,12 @@ describe('ModelStore', () => {
     it('sends HF_TOKEN as a bearer token', async () => {
       await hub.stop();
       hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret' });
-      const withToken = new ModelStore(
-        { cacheDir, endpoint: hub.endpoint, offline: false },
-        { HF_TOKEN: 'hf_secret' },
-      );
+      const withToken = new ModelStore(hubEnv({ HF_TOKEN: 'hf_secret' }));
       await expect(withToken.pull(spec(`hf:${REPO}`))).resolves.toMatchObject({
         commit: hub.commit,
       });
 
-      const without = new ModelStore(
-        { cacheDir: path.join(work, 'other'), endpoint: hub.endpoint, offline: false },
-        {},
-      );
+      const without = new ModelStore(hubEnv({ TESSERA_MODEL_CACHE: path.join(work, 'other') }));
       await expect(without.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `cannot download hf:${REPO}: the Hub refused access (401) to ${REPO} at revision main (the Hub says: Invalid credentials in Authorization header): the repository does not exist, or it is private or gated and needs HF_TOKEN`,
       );
@@ -271,7 +267,7 @@ describe('ModelStore', () => {
 
   describe('when the Hub cannot be used', () => {
     it('fails in offline mode without any request', async () => {
-      const offline = new ModelStore({ cacheDir, endpoint: hub.endpoint }, { HF_HUB_OFFLINE: '1' });
+      const offline = new ModelStore(hubEnv({ HF_HUB_OFFLINE: '1' }));
       const error = await offline.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HubOfflineError);
       expect((error as Error).message).toContain(`cannot download hf:${REPO}: offline mode is on`);
@@ -281,10 +277,7 @@ describe('ModelStore', () => {
 
     it('fails fast on an endpoint nobody listens on', async () => {
       const port = await closedPort();
-      const unreachable = new ModelStore(
-        { cacheDir, endpoint: `http://127.0.0.1:${port}`, offline: false },
-        {},
-      );
+      const unreachable = new ModelStore(hubEnv({ HF_ENDPOINT: `http://127.0.0.1:${port}` }));
       const error = await unreachable.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HubUnreachableError);
       expect((error as Error).message).toBe(
@@ -295,19 +288,13 @@ describe('ModelStore', () => {
     });
 
     it('fails on an endpoint fetch will not connect to', async () => {
-      const blocked = new ModelStore(
-        { cacheDir, endpoint: 'http://127.0.0.1:1', offline: false },
-        {},
-      );
+      const blocked = new ModelStore(hubEnv({ HF_ENDPOINT: 'http://127.0.0.1:1' }));
       await expect(blocked.pull(spec(`hf:${REPO}`))).rejects.toThrow(HubUnreachableError);
     });
 
     it('gives up on a Hub that does not answer', async () => {
       hub.fault(LISTING, { hang: true });
-      const impatient = new ModelStore(
-        { cacheDir, endpoint: hub.endpoint, offline: false, requestTimeoutMs: 200 },
-        {},
-      );
+      const impatient = new ModelStore(hubEnv({ HF_HUB_ETAG_TIMEOUT: '0.2' }));
       await expect(impatient.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `the Hugging Face Hub at ${hub.endpoint} is not reachable (no answer within 0.2 s)`,
       );
@@ -315,10 +302,7 @@ describe('ModelStore', () => {
 
     it('gives up on a download that stops sending', async () => {
       hub.fault('onnx/model.onnx', { hang: true });
-      const impatient = new ModelStore(
-        { cacheDir, endpoint: hub.endpoint, offline: false, requestTimeoutMs: 200 },
-        {},
-      );
+      const impatient = new ModelStore(hubEnv({ HF_HUB_ETAG_TIMEOUT: '0.2' }));
       await expect(impatient.pull(spec(`hf:${REPO}`))).rejects.toThrow(HubUnreachableError);
       expect(
         filesUnder(cacheDir).filter(
@@ -363,7 +347,7 @@ describe('ModelStore', () => {
     it('explains a gated repository from its error code', async () => {
       await hub.stop();
       hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret', gated: true });
-      store = new ModelStore({ cacheDir, endpoint: hub.endpoint, offline: false }, {});
+      store = new ModelStore(hubEnv());
       await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `cannot download hf:${REPO}: ${REPO} is a gated repository (401) (the Hub says: Access to model ${REPO} is restricted): accept its conditions on the Hub, then set HF_TOKEN to a token of that account`,
       );

@@ -6,11 +6,7 @@ import { HubSnapshotPuller, type PullOptions, type PullResult } from './hub-snap
 import { resolveLocalModel } from './local-model.resolver';
 import type { HubSource, ModelSpec } from './model-spec';
 import { HubOfflineError, ModelNotAvailableError } from './model-store.errors';
-import {
-  resolveModelStoreOptions,
-  type ModelStoreOptions,
-  type ResolvedModelStoreOptions,
-} from './model-store.options';
+import { readModelStoreSettings, type ModelStoreSettings } from './model-store.options';
 
 /** Whether a model can be served from this machine: `local-missing` is a local source that is not there. */
 export type ModelAvailability = 'cached' | 'missing' | 'local' | 'local-missing';
@@ -21,11 +17,12 @@ export type ModelAvailability = 'cached' | 'missing' | 'local' | 'local-missing'
  * only reads it, so a service that resolves at start-up never downloads.
  */
 export class ModelStore {
-  private readonly options: ResolvedModelStoreOptions;
+  private readonly options: ModelStoreSettings;
   private readonly puller: HubSnapshotPuller;
 
-  constructor(options: ModelStoreOptions = {}, env: NodeJS.ProcessEnv = process.env) {
-    this.options = resolveModelStoreOptions(options, env);
+  /** Configured by the environment (see ModelStoreSettings); throws on an invalid value. */
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.options = readModelStoreSettings(env);
     const dispatcher = new EnvHttpProxyAgent(this.options.proxy);
     this.puller = new HubSnapshotPuller(
       new HubClient({ ...this.options, dispatcher }),
