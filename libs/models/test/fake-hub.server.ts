@@ -104,7 +104,7 @@ export class FakeHub {
       if (fault?.hang) return;
       if (fault?.status !== undefined) return this.error(response, fault.status, 'injected');
       if (!(await this.checkRepo(response, repo, decodeURIComponent(revision)))) return;
-      if (kind === 'revision') return this.info(response, repo);
+      if (kind === 'revision') return this.info(response, repo, await this.entries(repo));
       return this.tree(response, url, repo);
     }
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);
@@ -118,7 +118,17 @@ export class FakeHub {
       if (!(await this.checkRepo(response, repo, decodeURIComponent(revision)))) return;
       const file = decodeURIComponent(encodedFile);
       if (LFS_FILE.test(file)) {
-        response.writeHead(302, { location: `/cdn/${repo}/${encodedFile}` }).end();
+        // As the Hub does: the redirect to the CDN carries what the file is.
+        const content = await readFile(path.join(this.root, repo, file)).catch(() => undefined);
+        if (content === undefined)
+          return this.error(response, 404, 'Entry not found', 'EntryNotFound');
+        response.writeHead(302, {
+          location: `${this.endpoint}/cdn/${repo}/${encodedFile}`,
+          'x-linked-etag': `"${createHash('sha256').update(content).digest('hex')}"`,
+          'x-linked-size': content.length,
+          'x-repo-commit': this.commit,
+        });
+        response.end();
         return;
       }
       return this.send(request, response, repo, file);
@@ -131,8 +141,11 @@ export class FakeHub {
     this.error(response, 404, 'Not found');
   }
 
-  private info(response: ServerResponse, repo: string): void {
+  private info(response: ServerResponse, repo: string, entries: TreeEntry[]): void {
     this.json(response, {
+      siblings: entries
+        .filter((entry) => entry.type === 'file')
+        .map((entry) => ({ rfilename: entry.path })),
       _id: 'fake',
       id: repo,
       sha: this.commit,
