@@ -42,10 +42,11 @@ export async function resolveHubSnapshot(
   }
   if (manifest === undefined) return directory;
   for (const file of files) {
-    const recorded = manifest.files[file];
-    if (recorded === undefined) throw notPulled(`is cached without ${file}`);
     const size = (await stat(path.join(directory, file)).catch(() => undefined))?.size;
-    if (size !== recorded.size)
+    // A file the manifest does not record may have been added by `hf download` since.
+    const recorded = manifest.files[file];
+    if (recorded === undefined && size === undefined) throw notPulled(`is cached without ${file}`);
+    if (recorded !== undefined && size !== recorded.size)
       throw notPulled(`has a missing or damaged cached file ${path.join(directory, file)}`);
   }
   return directory;

@@ -1,7 +1,12 @@
 // Reads a revision of a Hub repository (or of a mirror at HF_ENDPOINT) and downloads its files,
 // through @huggingface/hub. Every failure becomes a ModelDownloadError that names the repository,
 // revision and file involved and says what to do.
-import { downloadFile, listFiles, modelInfo } from '@huggingface/hub';
+import {
+  downloadFile,
+  InvalidApiResponseFormatError,
+  listFiles,
+  modelInfo,
+} from '@huggingface/hub';
 import { isContainedPath } from './contained-path.guard';
 import { describeHubStatus, describeNetworkFailure } from './hub-failure.messages';
 import { HubFetchSession, type HubFetchSettings } from './hub-fetch.session';
@@ -16,7 +21,6 @@ import {
   ContentInterruptedError,
   ContentMismatchError,
   writeVerifiedFile,
-  type WrittenFile,
 } from './verified-file.writer';
 
 export interface HubRepoFile {
@@ -95,7 +99,7 @@ export class HubClient {
     file: HubRepoFile,
     destination: string,
     options: FileDownloadOptions = {},
-  ): Promise<WrittenFile> {
+  ): Promise<void> {
     const session = new HubFetchSession(this.options, options.signal);
     try {
       const blob = await downloadFile({
@@ -115,10 +119,8 @@ export class HubClient {
         blob.stream(),
         destination,
         {
-          sizes: [
-            { size: file.size, what: 'the Hub lists the file as' },
-            { size: blob.size, what: 'the Hub announced' },
-          ],
+          listedSize: file.size,
+          announcedSize: blob.size,
           ...(file.lfs ? { sha256: file.etag } : { gitBlobOid: file.etag }),
         },
         (bytes) => {
@@ -172,6 +174,9 @@ export class HubClient {
         : describeNetworkFailure(failure.error);
       return new HubUnreachableError(source.raw, this.options.endpoint, cause);
     }
+    // Anything else that is not about the Hub's answer (a full disk, …) is reported as it is.
+    if (!(error instanceof InvalidApiResponseFormatError || error instanceof SyntaxError))
+      return error;
     // @huggingface/hub found the answer malformed (no size, no ETag, invalid JSON, …).
     return this.formatError(
       source,

@@ -435,18 +435,18 @@ describe('ModelStore', () => {
     const commit = 'a'.repeat(40);
 
     /** What `hf download tessera-test/tiny-encoder --cache-dir <cacheDir>` leaves behind. */
-    function writeAsHfDownload(files: Record<string, string | Buffer>): void {
+    function writeAsHfDownload(files: Record<string, string | Buffer>, at = commit): void {
       for (const [name, content] of Object.entries(files)) {
         const blob = createHash('sha256').update(content).digest('hex');
         writeFiles(path.join(repoFolder(), 'blobs'), { [blob]: content });
-        const link = path.join(snapshot(commit), name);
+        const link = path.join(snapshot(at), name);
         mkdirSync(path.dirname(link), { recursive: true });
         symlinkSync(
           path.relative(path.dirname(link), path.join(repoFolder(), 'blobs', blob)),
           link,
         );
       }
-      writeFiles(path.join(repoFolder(), 'refs'), { main: commit });
+      writeFiles(path.join(repoFolder(), 'refs'), { main: at });
     }
 
     it('resolves a snapshot that hf download wrote when it holds the chosen graph', async () => {
@@ -457,6 +457,12 @@ describe('ModelStore', () => {
       );
       await expect(store.createdAt(spec(`hf:${REPO}`))).resolves.toBeUndefined();
       expect(hub.requests).toEqual([]);
+    });
+
+    it('resolves a dtype that hf download added to a snapshot Tessera pulled', async () => {
+      await store.pull(spec(`hf:${REPO}`));
+      writeAsHfDownload({ 'onnx/model_quantized.onnx': randomBytes(100) }, hub.commit);
+      await expect(store.resolve(spec(`hf:${REPO}`, ', dtype: q8'))).resolves.toBe(snapshot());
     });
 
     it('links the blobs hf download fetched instead of downloading them again', async () => {

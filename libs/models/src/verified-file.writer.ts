@@ -1,21 +1,18 @@
 // Writes a download so that the destination either holds the complete, verified file or does not
 // exist: bytes go to a temporary file beside it, which is checked and then renamed into place.
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 
 export interface ExpectedContent {
-  /** Sizes the file must have, each with who said so (for the message when it differs). */
-  readonly sizes: readonly { readonly size: number; readonly what: string }[];
+  /** The size in the Hub's file list. */
+  readonly listedSize: number;
+  /** The size the download announced (`Content-Range` / `X-Linked-Size`). */
+  readonly announcedSize: number;
   /** The content's sha256 (what the Hub lists for Git LFS files). */
   readonly sha256?: string;
   /** git's blob id, sha1 of `blob <size>\0<content>` (what the Hub lists for other files). */
   readonly gitBlobOid?: string;
-}
-
-export interface WrittenFile {
-  readonly bytes: number;
-  readonly sha256: string;
 }
 
 /** A check of the received bytes failed; the message says which. */
@@ -40,19 +37,24 @@ export async function writeVerifiedFile(
   destination: string,
   expected: ExpectedContent,
   onChunk: (bytesSoFar: number) => void,
-): Promise<WrittenFile> {
+): Promise<void> {
   await mkdir(path.dirname(destination), { recursive: true });
   // Named as huggingface_hub names its partial blobs, plus a random part for concurrent pulls.
   const temporary = `${destination}.${randomBytes(4).toString('hex')}.incomplete`;
-  const sha256 = createHash('sha256');
-  const gitBlob = expected.gitBlobOid === undefined ? undefined : gitBlobHash(expected.sizes);
+  const sha256 = expected.sha256 === undefined ? undefined : createHash('sha256');
+  // git hashes a header with the size before the content; when the size turns out different,
+  // the size check fails first, so the listed size is the one to hash with.
+  const gitBlob =
+    expected.gitBlobOid === undefined
+      ? undefined
+      : createHash('sha1').update(`blob ${expected.listedSize}\0`);
   let bytes = 0;
   const handle = await open(temporary, 'wx');
   try {
     try {
       for await (const chunk of body) {
         await handle.write(chunk);
-        sha256.update(chunk);
+        sha256?.update(chunk);
         gitBlob?.update(chunk);
         bytes += chunk.byteLength;
         onChunk(bytes);
@@ -62,35 +64,32 @@ export async function writeVerifiedFile(
     } finally {
       await handle.close();
     }
-    const written = { bytes, sha256: sha256.digest('hex') };
-    checkContent(written, gitBlob?.digest('hex'), expected);
+    checkContent(bytes, sha256?.digest('hex'), gitBlob?.digest('hex'), expected);
     await rename(temporary, destination);
-    return written;
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
 }
 
-// git hashes a header with the size before the content; when the size turns out different, the
-// size check fails first, so the listed size is the one to hash with.
-function gitBlobHash(sizes: ExpectedContent['sizes']): Hash {
-  return createHash('sha1').update(`blob ${sizes[0]?.size ?? 0}\0`);
-}
-
 function checkContent(
-  written: WrittenFile,
+  bytes: number,
+  sha256: string | undefined,
   gitBlobOid: string | undefined,
   expected: ExpectedContent,
 ): void {
-  for (const { size, what } of expected.sizes) {
-    if (written.bytes !== size)
-      throw new ContentMismatchError(`received ${written.bytes} bytes but ${what} ${size} bytes`);
-  }
-  if (expected.sha256 !== undefined && written.sha256 !== expected.sha256.toLowerCase()) {
+  if (bytes !== expected.listedSize) {
     throw new ContentMismatchError(
-      `sha256 is ${written.sha256} but the Hub lists ${expected.sha256}`,
+      `received ${bytes} bytes but the Hub lists the file as ${expected.listedSize} bytes`,
     );
+  }
+  if (bytes !== expected.announcedSize) {
+    throw new ContentMismatchError(
+      `received ${bytes} bytes but the download announced ${expected.announcedSize}`,
+    );
+  }
+  if (expected.sha256 !== undefined && sha256 !== expected.sha256.toLowerCase()) {
+    throw new ContentMismatchError(`sha256 is ${sha256} but the Hub lists ${expected.sha256}`);
   }
   if (expected.gitBlobOid !== undefined && gitBlobOid !== expected.gitBlobOid.toLowerCase()) {
     throw new ContentMismatchError(
