@@ -18,16 +18,11 @@ export type ModelAvailability = 'cached' | 'missing' | 'local' | 'local-missing'
  */
 export class ModelStore {
   private readonly options: ModelStoreSettings;
-  private readonly puller: HubSnapshotPuller;
+  private puller: HubSnapshotPuller | undefined;
 
   /** Configured by the environment (see ModelStoreSettings); throws on an invalid value. */
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.options = readModelStoreSettings(env);
-    const dispatcher = new EnvHttpProxyAgent(this.options.proxy);
-    this.puller = new HubSnapshotPuller(
-      new HubClient({ ...this.options, dispatcher }),
-      this.options.endpoint,
-    );
   }
 
   get cacheDir(): string {
@@ -77,6 +72,11 @@ export class ModelStore {
       };
     }
     if (this.options.offline) throw new HubOfflineError(source.raw);
+    // Made on the first pull: services only resolve and need no HTTP client.
+    this.puller ??= new HubSnapshotPuller(
+      new HubClient({ ...this.options, dispatcher: new EnvHttpProxyAgent(this.options.proxy) }),
+      this.options.endpoint,
+    );
     return this.puller.pull(spec, source, this.layout(source), options);
   }
 
