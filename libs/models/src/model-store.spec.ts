@@ -223,6 +223,15 @@ describe('ModelStore', () => {
       }
     });
 
+    it('says the Hub is not reachable when the proxy is not', async () => {
+      const port = await closedPort();
+      const proxied = new ModelStore(hubEnv({ HTTP_PROXY: `http://127.0.0.1:${port}` }));
+      const error = await proxied.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HubUnreachableError);
+      expect((error as Error).message).toContain(`(connect ECONNREFUSED 127.0.0.1:${port})`);
+      expect(hub.requests).toEqual([]);
+    });
+
     it('sends HF_TOKEN as a bearer token', async () => {
       await hub.stop();
       hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret' });
