@@ -106,7 +106,8 @@ export class HubClient {
         hubUrl: this.options.endpoint,
         fetch: session.fetch,
         repo: { type: 'model', name: source.repo },
-        path: file.path,
+        // @huggingface/hub puts the path into the `resolve` URL as it is given.
+        path: file.path.split('/').map(encodeURIComponent).join('/'),
         revision: commit,
         // The Xet protocol's chunk reconstruction is left out: the `resolve` URL serves every
         // file as one HTTP body (as huggingface_hub does without hf_xet), which the stall
