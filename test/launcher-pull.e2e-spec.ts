@@ -56,8 +56,11 @@ it('pulls a missing Hub model into the cache, then serves it', async () => {
       TESSERA_API_KEYS: KEY,
       TESSERA_MODEL_CACHE: cache,
       HF_ENDPOINT: hub.endpoint,
+      // CI runs offline and may sit behind a proxy; this Hub is on loopback.
       HF_HUB_OFFLINE: '',
       TESSERA_OFFLINE: '',
+      HTTP_PROXY: '',
+      http_proxy: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
