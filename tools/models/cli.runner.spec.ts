@@ -22,7 +22,7 @@ describe('npm run models', () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'tessera-models-cli-'));
     for (const [name, content] of Object.entries({
       'hub/tessera-test/tiny-encoder/config.json': '{}',
-      'hub/tessera-test/tiny-encoder/tokenizer.json': '{}',
+      'hub/tessera-test/tiny-encoder/tokenizer.json': '{"model":{}}',
       'hub/tessera-test/tiny-encoder/onnx/model.onnx': randomBytes(5000),
       'local/onnx/model.onnx': 'x',
     })) {
@@ -95,7 +95,7 @@ describe('npm run models', () => {
     expect(pulled.stdout).toContain('tiny: pulling hf:tessera-test/tiny-encoder\n');
     expect(pulled.stdout).toContain('  onnx/model.onnx (5.0 kB)\n');
     expect(pulled.stdout).toContain(
-      `tiny: downloaded 3 files (5.0 kB) in ${path.join(work, 'cache', 'tessera-test', 'tiny-encoder', 'main')}\n`,
+      `tiny: downloaded 3 files (5.0 kB) in ${path.join(work, 'cache', 'models--tessera-test--tiny-encoder', 'snapshots', hub.commit)}\n`,
     );
     expect(pulled.stdout).toContain(
       `on-disk: local source ${path.join(work, 'local')}, nothing to pull\n`,

@@ -28,7 +28,7 @@ export async function runModelsCli(argv: readonly string[], io: CliIo): Promise<
       return 0;
     }
     const file = loadModelsFile(command.modelsFile);
-    const store = new ModelStore({}, io.env);
+    const store = new ModelStore(io.env);
     if (command.kind === 'list') {
       io.stdout.write(`${await listModels(file, store)}\n`);
       return 0;

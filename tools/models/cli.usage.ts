@@ -11,10 +11,15 @@ Options:
   -h, --help        Show this help
 
 Environment:
-  TESSERA_MODEL_CACHE   Model cache directory (default: ~/.cache/tessera/models)
+  TESSERA_MODEL_CACHE   Model cache directory, in the Hugging Face cache layout
+                        (default: $HF_HUB_CACHE, else ~/.cache/tessera/models)
   HF_ENDPOINT           Hub or mirror URL (default: https://huggingface.co)
   HF_TOKEN              Token for private and gated repositories
   HF_HUB_OFFLINE=1      Never contact the Hub (also TESSERA_OFFLINE=1)
+  HF_HUB_ETAG_TIMEOUT, HF_HUB_DOWNLOAD_TIMEOUT
+                        Seconds to wait for an answer (15), for the next byte (60)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+                        Proxy for Hub requests
 
 Services never download: pull here (or in an init container), then start them.
 `;

@@ -38,10 +38,7 @@ class BarsReporter implements PullProgressReporter {
   readonly onProgress = (event: PullProgressEvent): void => {
     switch (event.type) {
       case 'file-start':
-        this.bars.set(
-          event.file,
-          this.multibar.create(event.totalBytes ?? 0, 0, { file: event.file }),
-        );
+        this.bars.set(event.file, this.multibar.create(event.totalBytes, 0, { file: event.file }));
         break;
       case 'file-progress':
         this.bars.get(event.file)?.update(event.receivedBytes);

@@ -112,7 +112,7 @@ export class EmbeddingModels {
         spec,
         encoder,
         batcher,
-        created: await modelCreatedAt(spec, modelDir),
+        created: await modelCreatedAt(spec, store),
       };
       this.byId.set(spec.id, model);
       this.logger.log(

@@ -43,11 +43,9 @@ export function describeHubStatus(
   }
 }
 
-/** The cause of a request that got no response: DNS, refused or reset connection, time-out. */
-export function describeNetworkFailure(error: unknown, timeoutMs: number): string {
+/** The cause of a request that got no response: DNS failure, refused or reset connection. */
+export function describeNetworkFailure(error: unknown): string {
   // Duck-typed: fetch's errors come from Node's own realm, where `instanceof Error` can fail.
-  if (isErrorLike(error) && error.name === 'TimeoutError')
-    return `no answer within ${timeoutMs / 1000} s`;
   const cause = isErrorLike(error) ? error.cause : undefined;
   if (isErrorLike(cause)) {
     // Happy-eyeballs tries every address of a host and reports each failure.

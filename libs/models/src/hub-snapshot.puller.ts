@@ -1,26 +1,25 @@
-// Downloads what a model needs from one Hub revision into its snapshot directory, file by file
-// (one large ONNX file dominates the time, so parallel downloads would gain little), recording
-// each verified file in the manifest so that an interrupted pull resumes where it stopped.
-import { mkdir, stat } from 'node:fs/promises';
-import * as path from 'node:path';
+// Downloads what a model needs from one Hub revision into the cache, file by file (one large
+// ONNX file dominates the time, so parallel downloads would gain little). Blobs already in the
+// cache, from an earlier pull, another commit or `hf download`, are linked instead of fetched,
+// so an interrupted pull resumes and a moved branch only fetches the files that changed.
 import type { HubClient, HubRepoFile } from './hub.client';
+import type { HubCacheLayout } from './hub-cache.layout';
 import type { HubSource, ModelSpec } from './model-spec';
 import { describeOnnxChoice, hubFilesFor } from './model-files.selection';
 import { ModelDownloadError } from './model-store.errors';
 import {
   readSnapshotManifest,
-  removeSnapshotManifest,
   writeSnapshotManifest,
   type SnapshotManifest,
 } from './snapshot.manifest';
 
 export type PullProgressEvent =
-  | { readonly type: 'file-start'; readonly file: string; readonly totalBytes: number | undefined }
+  | { readonly type: 'file-start'; readonly file: string; readonly totalBytes: number }
   | {
       readonly type: 'file-progress';
       readonly file: string;
       readonly receivedBytes: number;
-      readonly totalBytes: number | undefined;
+      readonly totalBytes: number;
     }
   | {
       readonly type: 'file-done';
@@ -37,7 +36,7 @@ export interface PullOptions {
 
 export interface PullResult {
   readonly directory: string;
-  /** The commit the revision pointed at, when the Hub says. */
+  /** The commit the revision pointed at (Hub models only). */
   readonly commit?: string;
   readonly downloaded: readonly string[];
   readonly alreadyCached: readonly string[];
@@ -53,11 +52,12 @@ export class HubSnapshotPuller {
   async pull(
     spec: ModelSpec,
     source: HubSource,
-    directory: string,
+    layout: HubCacheLayout,
     options: PullOptions,
   ): Promise<PullResult> {
-    const listing = await this.hub.listFiles(source, options.signal);
-    const repoFiles = listing.files.map((file) => file.path);
+    const revision = await this.hub.readRevision(source, options.signal);
+    const { commit } = revision;
+    const repoFiles = revision.files.map((file) => file.path);
     const { graphs, files } = hubFilesFor(spec, repoFiles);
     if (graphs.length === 0) {
       const onnx = repoFiles.filter((file) => file.endsWith('.onnx'));
@@ -70,20 +70,16 @@ export class HubSnapshotPuller {
       );
     }
 
-    await mkdir(directory, { recursive: true });
-    let previous = await readSnapshotManifest(directory);
-    if (previous !== undefined && previous.commit !== listing.commit) {
-      // The branch moved: files of two commits must never be mixed, so the old snapshot stops
-      // being usable until the new one is complete.
-      await removeSnapshotManifest(directory);
-      previous = undefined;
-    }
+    const previous = await readSnapshotManifest(layout.manifestPath(commit));
     const manifest: SnapshotManifest = {
-      format: 1,
+      format: 2,
       source: source.raw,
       repo: source.repo,
       revision: source.revision,
-      ...(listing.commit === undefined ? {} : { commit: listing.commit }),
+      commit,
+      ...(revision.commitDate === undefined
+        ? {}
+        : { commitDate: revision.commitDate.toISOString() }),
       endpoint: this.endpoint,
       repoFiles,
       files: { ...previous?.files },
@@ -91,57 +87,49 @@ export class HubSnapshotPuller {
       pulledAt: previous?.pulledAt ?? new Date().toISOString(),
     };
 
-    const listed = new Map(listing.files.map((file) => [file.path, file]));
+    const listed = new Map(revision.files.map((file) => [file.path, file]));
     const downloaded: string[] = [];
     const alreadyCached: string[] = [];
     let bytesDownloaded = 0;
-    for (const file of files) {
-      const remote = listed.get(file) ?? { path: file };
-      const destination = path.join(directory, ...file.split('/'));
-      const recorded = manifest.files[file];
-      if (recorded !== undefined && (await isRecordedCopy(destination, recorded, remote))) {
-        alreadyCached.push(file);
-        options.onProgress?.({
-          type: 'file-done',
-          file,
-          bytes: recorded.size,
-          alreadyCached: true,
+    for (const path of files) {
+      const file = listed.get(path) as HubRepoFile;
+      if ((await layout.blobSize(file.etag)) === file.size) {
+        alreadyCached.push(path);
+      } else {
+        await this.hub.download(source, commit, file, layout.blobPath(file.etag), {
+          signal: options.signal,
+          onStart: (totalBytes) =>
+            options.onProgress?.({ type: 'file-start', file: path, totalBytes }),
+          onBytes: (receivedBytes) =>
+            options.onProgress?.({
+              type: 'file-progress',
+              file: path,
+              receivedBytes,
+              totalBytes: file.size,
+            }),
         });
-        continue;
+        downloaded.push(path);
+        bytesDownloaded += file.size;
       }
-      let total: number | undefined;
-      const written = await this.hub.download(source, remote, destination, {
-        signal: options.signal,
-        onStart: (totalBytes) => {
-          total = totalBytes;
-          options.onProgress?.({ type: 'file-start', file, totalBytes });
-        },
-        onBytes: (receivedBytes) =>
-          options.onProgress?.({ type: 'file-progress', file, receivedBytes, totalBytes: total }),
+      await layout.linkIntoSnapshot(commit, path, file.etag);
+      manifest.files[path] = { size: file.size, blob: file.etag };
+      options.onProgress?.({
+        type: 'file-done',
+        file: path,
+        bytes: file.size,
+        alreadyCached: !downloaded.includes(path),
       });
-      manifest.files[file] = { size: written.bytes, sha256: written.sha256 };
-      await writeSnapshotManifest(directory, manifest);
-      downloaded.push(file);
-      bytesDownloaded += written.bytes;
-      options.onProgress?.({ type: 'file-done', file, bytes: written.bytes, alreadyCached: false });
     }
-    await writeSnapshotManifest(directory, manifest);
+    // The manifest, then the ref: until both are written, `resolve` keeps using what the
+    // revision pointed at before, so files of two commits are never mixed.
+    await writeSnapshotManifest(layout.manifestPath(commit), manifest);
+    await layout.writeRef(source.revision, commit);
     return {
-      directory,
-      ...(listing.commit === undefined ? {} : { commit: listing.commit }),
+      directory: layout.snapshotDirectory(commit),
+      commit,
       downloaded,
       alreadyCached,
       bytesDownloaded,
     };
   }
-}
-
-async function isRecordedCopy(
-  destination: string,
-  recorded: { size: number; sha256: string },
-  remote: HubRepoFile,
-): Promise<boolean> {
-  if (remote.size !== undefined && remote.size !== recorded.size) return false;
-  if (remote.sha256 !== undefined && remote.sha256.toLowerCase() !== recorded.sha256) return false;
-  return (await stat(destination).catch(() => undefined))?.size === recorded.size;
 }

@@ -1,8 +1,15 @@
-// Talks to the Hugging Face Hub's HTTP API (or a mirror at HF_ENDPOINT): the file list of a
-// revision and the `resolve` URLs of single files. Every failure becomes a ModelDownloadError.
-import { z } from 'zod';
+// Reads a revision of a Hub repository (or of a mirror at HF_ENDPOINT) and downloads its files,
+// through @huggingface/hub. Every failure becomes a ModelDownloadError that names the repository,
+// revision and file involved and says what to do.
+import {
+  downloadFile,
+  InvalidApiResponseFormatError,
+  listFiles,
+  modelInfo,
+} from '@huggingface/hub';
 import { isContainedPath } from './contained-path.guard';
 import { describeHubStatus, describeNetworkFailure } from './hub-failure.messages';
+import { HubFetchSession, type HubFetchSettings } from './hub-fetch.session';
 import type { HubSource } from './model-spec';
 import {
   DownloadIntegrityError,
@@ -10,184 +17,178 @@ import {
   HubUnreachableError,
   ModelDownloadError,
 } from './model-store.errors';
-import { StallWatchdog } from './stall.watchdog';
 import {
   ContentInterruptedError,
   ContentMismatchError,
   writeVerifiedFile,
-  type WrittenFile,
 } from './verified-file.writer';
 
 export interface HubRepoFile {
   readonly path: string;
-  readonly size?: number;
-  /** Known for files stored with Git LFS (the large ones). */
-  readonly sha256?: string;
+  readonly size: number;
+  /** How the Hub names the content: sha256 for Git LFS files, the git blob sha1 otherwise. */
+  readonly etag: string;
+  readonly lfs: boolean;
 }
 
-export interface HubRepoListing {
-  /** The commit the revision points at. */
-  readonly commit?: string;
+export interface HubRevision {
+  /** The commit the revision points at; files are read at this commit, never at a moving branch. */
+  readonly commit: string;
+  readonly commitDate?: Date;
   readonly files: readonly HubRepoFile[];
 }
 
-export interface HubClientOptions {
+export interface HubClientOptions extends HubFetchSettings {
   readonly endpoint: string;
-  readonly token?: string;
-  readonly requestTimeoutMs: number;
+  /** A download that receives no bytes for this long is abandoned. */
   readonly stallTimeoutMs: number;
 }
 
 export interface FileDownloadOptions {
   readonly signal?: AbortSignal;
-  readonly onStart?: (totalBytes: number | undefined) => void;
+  readonly onStart?: (totalBytes: number) => void;
   readonly onBytes?: (receivedBytes: number) => void;
 }
-
-// `?blobs=true` adds sizes and LFS hashes, which the download is verified against.
-const repoInfoSchema = z.object({
-  sha: z.string().optional(),
-  siblings: z.array(
-    z.object({
-      rfilename: z.string(),
-      size: z.number().int().nonnegative().optional(),
-      lfs: z.object({ sha256: z.string().optional() }).optional(),
-    }),
-  ),
-});
 
 export class HubClient {
   constructor(private readonly options: HubClientOptions) {}
 
-  async listFiles(source: HubSource, signal?: AbortSignal): Promise<HubRepoListing> {
-    const url = `${this.options.endpoint}/api/models/${source.repo}/revision/${encodeURIComponent(source.revision)}?blobs=true`;
-    const timeout = AbortSignal.timeout(this.options.requestTimeoutMs);
-    const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
-    const response = await this.fetch(source, url, combined, undefined, () => timeout.aborted);
-    let body: unknown;
+  async readRevision(source: HubSource, signal?: AbortSignal): Promise<HubRevision> {
+    const session = new HubFetchSession(this.options, signal);
+    const common = { hubUrl: this.options.endpoint, fetch: session.fetch };
     try {
-      body = await response.json();
+      const info = await modelInfo({
+        ...common,
+        name: source.repo,
+        revision: source.revision,
+        additionalFields: ['sha'],
+      });
+      if (typeof info.sha !== 'string' || info.sha === '')
+        throw this.formatError(source, 'its revision information has no commit (sha)');
+      const files: HubRepoFile[] = [];
+      for await (const entry of listFiles({
+        ...common,
+        repo: { type: 'model', name: source.repo },
+        revision: info.sha,
+        recursive: true,
+      })) {
+        // A name that could leave the snapshot directory is never a file a model needs.
+        if (entry.type !== 'file' || !isContainedPath(entry.path)) continue;
+        const etag = entry.lfs?.oid ?? entry.oid;
+        if (etag === undefined)
+          throw this.formatError(source, `${entry.path} is listed without oid`);
+        files.push({ path: entry.path, size: entry.size, etag, lfs: entry.lfs !== undefined });
+      }
+      const commitDate = info.updatedAt;
+      return {
+        commit: info.sha,
+        ...(Number.isNaN(commitDate.getTime()) ? {} : { commitDate }),
+        files,
+      };
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw new ModelDownloadError(
-        source.raw,
-        `the Hub's file list of ${source.repo}@${source.revision} could not be read (${describeNetworkFailure(error, this.options.requestTimeoutMs)})`,
-      );
+      throw this.explain(error, session, source, undefined);
+    } finally {
+      session.stop();
     }
-    const info = repoInfoSchema.safeParse(body);
-    if (!info.success) {
-      throw new ModelDownloadError(
-        source.raw,
-        `the Hub's file list of ${source.repo}@${source.revision} is not in the expected format (${z.prettifyError(info.error)})`,
-      );
-    }
-    return {
-      ...(info.data.sha === undefined ? {} : { commit: info.data.sha }),
-      // A name that could leave the snapshot directory is never a file a model needs.
-      files: info.data.siblings
-        .filter((sibling) => isContainedPath(sibling.rfilename))
-        .map((sibling) => ({
-          path: sibling.rfilename,
-          ...(sibling.size === undefined ? {} : { size: sibling.size }),
-          ...(sibling.lfs?.sha256 === undefined ? {} : { sha256: sibling.lfs.sha256 }),
-        })),
-    };
   }
 
-  /** Downloads one file of the revision to `destination`, verified, or leaves nothing there. */
+  /** Downloads one file of the commit to `destination`, verified, or leaves nothing there. */
   async download(
     source: HubSource,
+    commit: string,
     file: HubRepoFile,
     destination: string,
     options: FileDownloadOptions = {},
-  ): Promise<WrittenFile> {
-    const encodedPath = file.path.split('/').map(encodeURIComponent).join('/');
-    const url = `${this.options.endpoint}/${source.repo}/resolve/${encodeURIComponent(source.revision)}/${encodedPath}`;
-    const watchdog = new StallWatchdog(this.options.requestTimeoutMs);
-    const signal =
-      options.signal === undefined
-        ? watchdog.signal
-        : AbortSignal.any([watchdog.signal, options.signal]);
+  ): Promise<void> {
+    const session = new HubFetchSession(this.options, options.signal);
     try {
-      const response = await this.fetch(source, url, signal, file.path, () => watchdog.fired);
-      if (response.body === null)
-        throw new DownloadIntegrityError(source.raw, file.path, 'the Hub sent no content');
-      const contentLength = identityContentLength(response);
-      options.onStart?.(contentLength ?? file.size);
+      const blob = await downloadFile({
+        hubUrl: this.options.endpoint,
+        fetch: session.fetch,
+        repo: { type: 'model', name: source.repo },
+        // @huggingface/hub puts the path into the `resolve` URL as it is given.
+        path: file.path.split('/').map(encodeURIComponent).join('/'),
+        revision: commit,
+        // The Xet protocol's chunk reconstruction is left out: the `resolve` URL serves every
+        // file as one HTTP body (as huggingface_hub does without hf_xet), which the stall
+        // watchdog and the checks below cover and the tests can exercise.
+        xet: false,
+      });
+      if (blob === null) throw this.explain(undefined, session, source, file.path);
+      options.onStart?.(blob.size);
       return await writeVerifiedFile(
-        response.body,
+        blob.stream(),
         destination,
-        { contentLength, listedSize: file.size, sha256: file.sha256 },
+        {
+          listedSize: file.size,
+          announcedSize: blob.size,
+          ...(file.lfs ? { sha256: file.etag } : { gitBlobOid: file.etag }),
+        },
         (bytes) => {
-          watchdog.progressed(this.options.stallTimeoutMs);
+          session.watchdog.progressed(this.options.stallTimeoutMs);
           options.onBytes?.(bytes);
         },
       );
     } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
       if (error instanceof ContentMismatchError)
         throw new DownloadIntegrityError(source.raw, file.path, error.message);
-      if (error instanceof ContentInterruptedError) {
-        const why = watchdog.fired
-          ? `no data for ${watchdog.limitSeconds} s`
-          : describeNetworkFailure(error.cause, 0);
+      if (
+        error instanceof ContentInterruptedError &&
+        session.failure === undefined &&
+        !session.abortedByCaller
+      ) {
+        const why = session.watchdog.fired
+          ? `no data for ${session.watchdog.limitSeconds} s`
+          : describeNetworkFailure(error.cause);
         throw new DownloadIntegrityError(
           source.raw,
           file.path,
           `the download broke off after ${error.bytes} bytes (${why})`,
         );
       }
-      throw error;
+      throw this.explain(error, session, source, file.path);
     } finally {
-      watchdog.stop();
+      session.stop();
     }
   }
 
-  /** Sends the request; a missing response is "unreachable", an error status a HubResponseError. */
-  private async fetch(
+  /** The error to report: the caller's abort, the failure the session saw, or `error` itself. */
+  private explain(
+    error: unknown,
+    session: HubFetchSession,
     source: HubSource,
-    url: string,
-    signal: AbortSignal,
     file: string | undefined,
-    timedOut: () => boolean,
-  ): Promise<Response> {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        signal,
-        redirect: 'follow',
-        headers: {
-          // Sizes are checked against Content-Length, which only holds for the bytes as stored.
-          'accept-encoding': 'identity',
-          'user-agent': 'tessera-models',
-          ...(this.options.token === undefined
-            ? {}
-            : { authorization: `Bearer ${this.options.token}` }),
-        },
-      });
-    } catch (error) {
-      if (signal.aborted && !timedOut()) throw signal.reason;
-      const cause = timedOut()
-        ? `no answer within ${this.options.requestTimeoutMs / 1000} s`
-        : describeNetworkFailure(error, this.options.requestTimeoutMs);
-      throw new HubUnreachableError(source.raw, this.options.endpoint, cause);
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new HubResponseError(
+  ): unknown {
+    if (session.abortedByCaller) return session.callerReason;
+    if (error instanceof ModelDownloadError) return error;
+    const failure = session.failure;
+    if (failure?.kind === 'response') {
+      return new HubResponseError(
         source.raw,
-        response.status,
-        describeHubStatus(response, source, file, this.options.token !== undefined),
+        failure.response.status,
+        describeHubStatus(failure.response, source, file, this.options.token !== undefined),
       );
     }
-    return response;
+    if (failure?.kind === 'network') {
+      const cause = session.watchdog.fired
+        ? `no answer within ${this.options.requestTimeoutMs / 1000} s`
+        : describeNetworkFailure(failure.error);
+      return new HubUnreachableError(source.raw, this.options.endpoint, cause);
+    }
+    // Anything else that is not about the Hub's answer (a full disk, …) is reported as it is.
+    if (!(error instanceof InvalidApiResponseFormatError || error instanceof SyntaxError))
+      return error;
+    // @huggingface/hub found the answer malformed (no size, no ETag, invalid JSON, …).
+    return this.formatError(
+      source,
+      `the answer for ${file ?? 'its file list'} is not what the Hub sends (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-}
 
-function identityContentLength(response: Response): number | undefined {
-  const encoding = response.headers.get('content-encoding');
-  const length = response.headers.get('content-length');
-  if ((encoding !== null && encoding !== 'identity') || length === null) return undefined;
-  const value = Number(length);
-  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  private formatError(source: HubSource, detail: string): ModelDownloadError {
+    return new ModelDownloadError(
+      source.raw,
+      `${source.repo} at revision ${source.revision}: ${detail}`,
+    );
+  }
 }

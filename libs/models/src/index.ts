@@ -8,7 +8,6 @@ export { ModelRegistry } from './model-registry';
 export { modelCreatedAt } from './model-created.resolver';
 export { DTYPES, DTYPE_FILE_SUFFIXES, onnxFileFor, type Dtype } from './onnx-file.naming';
 export { ModelStore, type ModelAvailability } from './model-store';
-export type { ModelStoreOptions, ResolvedModelStoreOptions } from './model-store.options';
 export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
 export {
   DownloadIntegrityError,
@@ -18,4 +17,3 @@ export {
   ModelDownloadError,
   ModelNotAvailableError,
 } from './model-store.errors';
-export { SNAPSHOT_MANIFEST_FILE } from './snapshot.manifest';

@@ -2,17 +2,18 @@
 // process that loaded it, so it is the same across restarts and replicas.
 import { stat } from 'node:fs/promises';
 import type { ModelSpec } from './model-spec';
-import { readSnapshotManifest } from './snapshot.manifest';
+import type { ModelStore } from './model-store';
 
 /**
- * Unix seconds: the models file's `created` when given; else when the Hub snapshot in
- * `directory` was pulled (from its manifest); else the directory's modification time (a local
- * source). `directory` is what `ModelStore.resolve(spec)` returned.
+ * Unix seconds: the models file's `created` when given; else the date of the Hub commit the
+ * snapshot was pulled at (its first pull time when the Hub gave none); else the model
+ * directory's modification time (a local source, or a snapshot another tool wrote).
  */
-export async function modelCreatedAt(spec: ModelSpec, directory: string): Promise<number> {
+export async function modelCreatedAt(spec: ModelSpec, store: ModelStore): Promise<number> {
   if (spec.created !== undefined) return spec.created;
-  const manifest = await readSnapshotManifest(directory);
-  const pulled = manifest === undefined ? Number.NaN : Date.parse(manifest.pulledAt);
-  if (Number.isFinite(pulled)) return Math.floor(pulled / 1000);
-  return Math.floor((await stat(directory)).mtimeMs / 1000);
+  const snapshot = await store.createdAt(spec);
+  if (snapshot !== undefined && Number.isFinite(snapshot.getTime())) {
+    return Math.floor(snapshot.getTime() / 1000);
+  }
+  return Math.floor((await stat(await store.resolve(spec))).mtimeMs / 1000);
 }

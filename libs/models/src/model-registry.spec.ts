@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { modelCreatedAt } from './model-created.resolver';
 import { ModelRegistry } from './model-registry';
 import { parseModelsFile } from './models-file.loader';
-import { writeSnapshotManifest } from './snapshot.manifest';
+import { ModelStore } from './model-store';
 
 const FILE = parseModelsFile(
   `
@@ -54,36 +54,30 @@ describe('ModelRegistry', () => {
 
 describe('modelCreatedAt', () => {
   let directory: string;
+  let store: ModelStore;
   beforeEach(() => {
     directory = mkdtempSync(path.join(os.tmpdir(), 'tessera-created-'));
+    store = new ModelStore({ TESSERA_MODEL_CACHE: path.join(directory, 'cache') });
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
   const spec = (id: string) => ModelRegistry.fromFile(FILE).find(id)!;
 
   it('takes the models file `created` first (a date is midnight UTC)', async () => {
-    expect(await modelCreatedAt(spec('whisper'), directory)).toBe(Date.UTC(2024, 4, 1) / 1000);
-    expect(await modelCreatedAt(spec('amy'), directory)).toBe(1_700_000_000);
-  });
-
-  it('takes when a Hub snapshot was pulled from its manifest, the same on every load', async () => {
-    await writeSnapshotManifest(directory, {
-      format: 1,
-      source: 'hf:Xenova/all-MiniLM-L6-v2',
-      repo: 'Xenova/all-MiniLM-L6-v2',
-      revision: 'main',
-      endpoint: 'https://huggingface.co',
-      repoFiles: [],
-      files: {},
-      pulledAt: '2025-01-02T03:04:05.678Z',
-    });
-    const first = await modelCreatedAt(spec('minilm'), directory);
-    expect(first).toBe(Math.floor(Date.UTC(2025, 0, 2, 3, 4, 5) / 1000));
-    expect(await modelCreatedAt(spec('minilm'), directory)).toBe(first);
+    expect(await modelCreatedAt(spec('whisper'), store)).toBe(Date.UTC(2024, 4, 1) / 1000);
+    expect(await modelCreatedAt(spec('amy'), store)).toBe(1_700_000_000);
   });
 
   it("takes a local directory's modification time, not the time of loading", async () => {
-    utimesSync(directory, 1_600_000_000, 1_600_000_000);
-    expect(await modelCreatedAt(spec('minilm'), directory)).toBe(1_600_000_000);
+    const model = path.join(directory, 'model');
+    mkdirSync(path.join(model, 'onnx'), { recursive: true });
+    writeFileSync(path.join(model, 'onnx', 'model.onnx'), 'graph');
+    utimesSync(model, 1_600_000_000, 1_600_000_000);
+    const local = parseModelsFile(
+      `models:\n  - id: local\n    capability: embeddings\n    source: ${model}\n`,
+      path.join(directory, 'models.yaml'),
+    ).models[0];
+    expect(await modelCreatedAt(local, store)).toBe(1_600_000_000);
+    expect(await modelCreatedAt(local, store)).toBe(1_600_000_000);
   });
 });

@@ -1,18 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FakeHub, FILE_LIST } from '../test/fake-hub.server';
+import { ConnectProxy } from '../test/connect-proxy.server';
+import { FakeHub, LISTING } from '../test/fake-hub.server';
 import { parseModelsFile } from './models-file.loader';
 import type { ModelSpec } from './model-spec';
 import { ModelStore } from './model-store';
@@ -24,7 +27,6 @@ import {
   ModelNotAvailableError,
 } from './model-store.errors';
 import type { PullProgressEvent } from './hub-snapshot.puller';
-import { SNAPSHOT_MANIFEST_FILE } from './snapshot.manifest';
 
 const REPO = 'tessera-test/tiny-encoder';
 
@@ -43,11 +45,11 @@ function writeFiles(root: string, files: Record<string, string | Buffer>): void 
   }
 }
 
-/** Every file under a directory, as '/'-separated relative paths. */
+/** Every file under a directory (symlinks included), as '/'-separated relative paths. */
 function filesUnder(directory: string): string[] {
   if (!existsSync(directory)) return [];
   return readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
     .map((entry) =>
       path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
     )
@@ -60,6 +62,13 @@ describe('ModelStore', () => {
   let hub: FakeHub;
   let store: ModelStore;
   const model = randomBytes(70_000);
+  const hubEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    TESSERA_MODEL_CACHE: cacheDir,
+    HF_ENDPOINT: hub.endpoint,
+    ...extra,
+  });
+  const repoFolder = () => path.join(cacheDir, 'models--tessera-test--tiny-encoder');
+  const snapshot = (commit = hub.commit) => path.join(repoFolder(), 'snapshots', commit);
 
   beforeEach(async () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'tessera-model-store-'));
@@ -69,6 +78,7 @@ describe('ModelStore', () => {
       'tokenizer.json': '{"model":{}}',
       'tokenizer_config.json': '{}',
       'vocab.txt': '[PAD]\n[UNK]\n',
+      'special tokens #1.json': '{"name":"#1"}',
       'README.md': '# tiny',
       'modules.json': '[]',
       '1_Pooling/config.json': '{"pooling_mode_mean_tokens":true}',
@@ -77,7 +87,7 @@ describe('ModelStore', () => {
       'pytorch_model.bin': randomBytes(1000),
     });
     hub = await FakeHub.start(path.join(work, 'hub'));
-    store = new ModelStore({ cacheDir, endpoint: hub.endpoint, offline: false }, {});
+    store = new ModelStore(hubEnv());
   });
 
   afterEach(async () => {
@@ -92,15 +102,15 @@ describe('ModelStore', () => {
         onProgress: (event) => events.push(event),
       });
 
-      const directory = path.join(cacheDir, 'tessera-test', 'tiny-encoder', 'main');
+      const directory = snapshot();
       expect(result).toMatchObject({ directory, commit: hub.commit, alreadyCached: [] });
       expect(await store.resolve(spec(`hf:${REPO}`))).toBe(directory);
       expect(filesUnder(directory)).toEqual([
-        SNAPSHOT_MANIFEST_FILE,
         '1_Pooling/config.json',
         'config.json',
         'modules.json',
         'onnx/model.onnx',
+        'special tokens #1.json',
         'tokenizer.json',
         'tokenizer_config.json',
         'vocab.txt',
@@ -117,29 +127,49 @@ describe('ModelStore', () => {
         bytes: model.length,
         alreadyCached: false,
       });
-      expect(hub.requests[0]).toBe(`/api/models/${REPO}/revision/main?blobs=true`);
+      expect(hub.requests[0]).toMatch(new RegExp(`^/api/models/${REPO}/revision/main\\?`));
+      expect(hub.requests.filter((request) => request.includes('/tree/')).length).toBeGreaterThan(
+        1,
+      );
     });
 
-    it('writes a manifest recording the commit and each verified file', async () => {
-      const { directory } = await store.pull(spec(`hf:${REPO}`));
+    it('writes the Hugging Face cache layout, which hf download and huggingface_hub read', async () => {
+      await store.pull(spec(`hf:${REPO}`));
+      const sha256 = createHash('sha256').update(model).digest('hex');
+      expect(readFileSync(path.join(repoFolder(), 'refs', 'main'), 'utf8')).toBe(hub.commit);
+      expect(readlinkSync(path.join(snapshot(), 'onnx/model.onnx'))).toBe(
+        `../../../blobs/${sha256}`,
+      );
+      expect(readFileSync(path.join(repoFolder(), 'blobs', sha256)).equals(model)).toBe(true);
+      const config = '{"model_type":"bert"}';
+      const gitBlobId = createHash('sha1').update(`blob ${config.length}\0${config}`).digest('hex');
+      expect(readlinkSync(path.join(snapshot(), 'config.json'))).toBe(`../../blobs/${gitBlobId}`);
+    });
+
+    it('writes a manifest recording the commit, its date and each file', async () => {
+      await store.pull(spec(`hf:${REPO}`));
       const manifest = JSON.parse(
-        readFileSync(path.join(directory, SNAPSHOT_MANIFEST_FILE), 'utf8'),
+        readFileSync(path.join(repoFolder(), '.tessera', `${hub.commit}.json`), 'utf8'),
       );
       expect(manifest).toMatchObject({
-        format: 1,
+        format: 2,
         source: `hf:${REPO}`,
         repo: REPO,
         revision: 'main',
         commit: hub.commit,
+        commitDate: hub.lastModified,
         endpoint: hub.endpoint,
         repoFiles: expect.arrayContaining(['README.md', 'onnx/model_quantized.onnx']),
         files: {
           'onnx/model.onnx': {
             size: model.length,
-            sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+            blob: createHash('sha256').update(model).digest('hex'),
           },
         },
       });
+      await expect(store.createdAt(spec(`hf:${REPO}`))).resolves.toEqual(
+        new Date(hub.lastModified),
+      );
     });
 
     it('keeps files already pulled and adds those another dtype needs', async () => {
@@ -151,39 +181,68 @@ describe('ModelStore', () => {
       hub.requests.length = 0;
       const result = await store.pull(spec(`hf:${REPO}`, ', dtype: q8'));
       expect(result.downloaded).toEqual(['onnx/model_quantized.onnx']);
-      expect(hub.requests.filter((request) => request.includes('/resolve/'))).toEqual([
-        `/${REPO}/resolve/main/onnx/model_quantized.onnx`,
-      ]);
+      const fetched = hub.requests.filter((request) => request.includes('/resolve/'));
+      expect(new Set(fetched)).toEqual(
+        new Set([`/${REPO}/resolve/${hub.commit}/onnx/model_quantized.onnx`]),
+      );
       await expect(store.resolve(spec(`hf:${REPO}`))).resolves.toBe(result.directory);
       await expect(store.resolve(spec(`hf:${REPO}`, ', dtype: q8'))).resolves.toBe(
         result.directory,
       );
     });
 
-    it('downloads everything again when the revision moved to another commit', async () => {
-      await store.pull(spec(`hf:${REPO}`));
+    it('pulls a moved revision into a new snapshot, fetching only the files that changed', async () => {
+      const first = await store.pull(spec(`hf:${REPO}`));
       hub.commit = 'fedcba9876543210fedcba9876543210fedcba98';
+      writeFileSync(path.join(work, 'hub', REPO, 'tokenizer.json'), '{"model":{"v":2}}');
       const result = await store.pull(spec(`hf:${REPO}`));
-      expect(result.commit).toBe(hub.commit);
-      expect(result.alreadyCached).toEqual([]);
-      expect(result.downloaded).toContain('onnx/model.onnx');
+      expect(result).toMatchObject({ commit: hub.commit, downloaded: ['tokenizer.json'] });
+      expect(result.alreadyCached).toContain('onnx/model.onnx');
+      expect(result.directory).not.toBe(first.directory);
+      await expect(store.resolve(spec(`hf:${REPO}`))).resolves.toBe(result.directory);
+      expect(readFileSync(path.join(first.directory, 'tokenizer.json'), 'utf8')).toBe(
+        '{"model":{}}',
+      );
+    });
+
+    it('keeps serving the previous commit until the new one is complete', async () => {
+      const first = await store.pull(spec(`hf:${REPO}`));
+      hub.commit = 'fedcba9876543210fedcba9876543210fedcba98';
+      writeFileSync(path.join(work, 'hub', REPO, 'vocab.txt'), '[PAD]\n');
+      hub.fault('vocab.txt', { status: 500 });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow('the Hub answered 500');
+      await expect(store.resolve(spec(`hf:${REPO}`))).resolves.toBe(first.directory);
+    });
+
+    it('pulls through the proxy named by HTTP_PROXY', async () => {
+      const proxy = await ConnectProxy.start();
+      try {
+        const proxied = new ModelStore(hubEnv({ HTTP_PROXY: proxy.url }));
+        await proxied.pull(spec(`hf:${REPO}`));
+        expect(proxy.tunnels).toContain(new URL(hub.endpoint).host);
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    it('says the Hub is not reachable when the proxy is not', async () => {
+      const port = await closedPort();
+      const proxied = new ModelStore(hubEnv({ HTTP_PROXY: `http://127.0.0.1:${port}` }));
+      const error = await proxied.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HubUnreachableError);
+      expect((error as Error).message).toContain(`(connect ECONNREFUSED 127.0.0.1:${port})`);
+      expect(hub.requests).toEqual([]);
     });
 
     it('sends HF_TOKEN as a bearer token', async () => {
       await hub.stop();
       hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret' });
-      const withToken = new ModelStore(
-        { cacheDir, endpoint: hub.endpoint, offline: false },
-        { HF_TOKEN: 'hf_secret' },
-      );
+      const withToken = new ModelStore(hubEnv({ HF_TOKEN: 'hf_secret' }));
       await expect(withToken.pull(spec(`hf:${REPO}`))).resolves.toMatchObject({
         commit: hub.commit,
       });
 
-      const without = new ModelStore(
-        { cacheDir: path.join(work, 'other'), endpoint: hub.endpoint, offline: false },
-        {},
-      );
+      const without = new ModelStore(hubEnv({ TESSERA_MODEL_CACHE: path.join(work, 'other') }));
       await expect(without.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `cannot download hf:${REPO}: the Hub refused access (401) to ${REPO} at revision main (the Hub says: Invalid credentials in Authorization header): the repository does not exist, or it is private or gated and needs HF_TOKEN`,
       );
@@ -201,7 +260,7 @@ describe('ModelStore', () => {
       const error = await store.resolve(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ModelNotAvailableError);
       expect((error as Error).message).toBe(
-        `model tiny (hf:${REPO}) is not in the model cache (no complete snapshot in ${path.join(cacheDir, REPO, 'main')}); ` +
+        `model tiny (hf:${REPO}) is not in the model cache (no snapshot of revision main in ${repoFolder()}); ` +
           'run "npm run models -- pull --model tiny" where the Hugging Face Hub is reachable ' +
           `(or copy a pulled cache to ${cacheDir}, see TESSERA_MODEL_CACHE), or point the models file at a local directory`,
       );
@@ -210,7 +269,7 @@ describe('ModelStore', () => {
 
     it('does not trust a snapshot whose files were damaged after the pull', async () => {
       const { directory } = await store.pull(spec(`hf:${REPO}`));
-      writeFileSync(path.join(directory, 'onnx/model.onnx'), 'oops');
+      writeFileSync(path.join(directory, 'onnx/model.onnx'), 'oops'); // through the symlink
       await expect(store.resolve(spec(`hf:${REPO}`))).rejects.toThrow(
         `has a missing or damaged cached file ${path.join(directory, 'onnx/model.onnx')}`,
       );
@@ -219,7 +278,7 @@ describe('ModelStore', () => {
 
   describe('when the Hub cannot be used', () => {
     it('fails in offline mode without any request', async () => {
-      const offline = new ModelStore({ cacheDir, endpoint: hub.endpoint }, { HF_HUB_OFFLINE: '1' });
+      const offline = new ModelStore(hubEnv({ HF_HUB_OFFLINE: '1' }));
       const error = await offline.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HubOfflineError);
       expect((error as Error).message).toContain(`cannot download hf:${REPO}: offline mode is on`);
@@ -229,10 +288,7 @@ describe('ModelStore', () => {
 
     it('fails fast on an endpoint nobody listens on', async () => {
       const port = await closedPort();
-      const unreachable = new ModelStore(
-        { cacheDir, endpoint: `http://127.0.0.1:${port}`, offline: false },
-        {},
-      );
+      const unreachable = new ModelStore(hubEnv({ HF_ENDPOINT: `http://127.0.0.1:${port}` }));
       const error = await unreachable.pull(spec(`hf:${REPO}`)).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HubUnreachableError);
       expect((error as Error).message).toBe(
@@ -243,19 +299,13 @@ describe('ModelStore', () => {
     });
 
     it('fails on an endpoint fetch will not connect to', async () => {
-      const blocked = new ModelStore(
-        { cacheDir, endpoint: 'http://127.0.0.1:1', offline: false },
-        {},
-      );
+      const blocked = new ModelStore(hubEnv({ HF_ENDPOINT: 'http://127.0.0.1:1' }));
       await expect(blocked.pull(spec(`hf:${REPO}`))).rejects.toThrow(HubUnreachableError);
     });
 
     it('gives up on a Hub that does not answer', async () => {
-      hub.fault(FILE_LIST, { hang: true });
-      const impatient = new ModelStore(
-        { cacheDir, endpoint: hub.endpoint, offline: false, requestTimeoutMs: 200 },
-        {},
-      );
+      hub.fault(LISTING, { hang: true });
+      const impatient = new ModelStore(hubEnv({ HF_HUB_ETAG_TIMEOUT: '0.2' }));
       await expect(impatient.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `the Hugging Face Hub at ${hub.endpoint} is not reachable (no answer within 0.2 s)`,
       );
@@ -263,12 +313,13 @@ describe('ModelStore', () => {
 
     it('gives up on a download that stops sending', async () => {
       hub.fault('onnx/model.onnx', { hang: true });
-      const impatient = new ModelStore(
-        { cacheDir, endpoint: hub.endpoint, offline: false, requestTimeoutMs: 200 },
-        {},
-      );
+      const impatient = new ModelStore(hubEnv({ HF_HUB_ETAG_TIMEOUT: '0.2' }));
       await expect(impatient.pull(spec(`hf:${REPO}`))).rejects.toThrow(HubUnreachableError);
-      expect(filesUnder(cacheDir).filter((file) => file.includes('onnx'))).toEqual([]);
+      expect(
+        filesUnder(cacheDir).filter(
+          (file) => file.includes('onnx') || file.includes('.incomplete'),
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -298,7 +349,7 @@ describe('ModelStore', () => {
     });
 
     it('explains a gated repository', async () => {
-      hub.fault(FILE_LIST, { status: 403 });
+      hub.fault(LISTING, { status: 403 });
       await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `access to ${REPO} at revision main is forbidden (403)`,
       );
@@ -307,7 +358,7 @@ describe('ModelStore', () => {
     it('explains a gated repository from its error code', async () => {
       await hub.stop();
       hub = await FakeHub.start(path.join(work, 'hub'), { token: 'hf_secret', gated: true });
-      store = new ModelStore({ cacheDir, endpoint: hub.endpoint, offline: false }, {});
+      store = new ModelStore(hubEnv());
       await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
         `cannot download hf:${REPO}: ${REPO} is a gated repository (401) (the Hub says: Access to model ${REPO} is restricted): accept its conditions on the Hub, then set HF_TOKEN to a token of that account`,
       );
@@ -343,9 +394,19 @@ describe('ModelStore', () => {
     });
 
     it('rejects a file whose sha256 differs from the listing', async () => {
-      hub.fault('onnx/model.onnx', { listedSha256: '0'.repeat(64) });
-      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(DownloadIntegrityError);
+      hub.fault('onnx/model.onnx', { listedHash: '0'.repeat(64) });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `onnx/model.onnx: sha256 is ${createHash('sha256').update(model).digest('hex')} but the Hub lists ${'0'.repeat(64)}`,
+      );
       expectNoTraceOf('onnx/model.onnx');
+    });
+
+    it('rejects a small file whose git blob id differs from the listing', async () => {
+      hub.fault('vocab.txt', { listedHash: 'f'.repeat(40) });
+      await expect(store.pull(spec(`hf:${REPO}`))).rejects.toThrow(
+        `vocab.txt: git blob id is ${createHash('sha1').update('blob 12\0[PAD]\n[UNK]\n').digest('hex')} but the Hub lists ${'f'.repeat(40)}`,
+      );
+      expectNoTraceOf('vocab.txt');
     });
 
     it('resumes after a failure without downloading the completed files again', async () => {
@@ -374,10 +435,55 @@ describe('ModelStore', () => {
     });
 
     function expectNoTraceOf(file: string): void {
-      const directory = path.join(cacheDir, REPO, 'main');
-      const onnx = filesUnder(directory).filter((name) => name.startsWith(path.dirname(file)));
-      expect(onnx).toEqual([]);
+      expect(filesUnder(snapshot())).not.toContain(file);
+      expect(
+        filesUnder(path.join(repoFolder(), 'blobs')).filter((blob) => blob.includes('.incomplete')),
+      ).toEqual([]);
     }
+  });
+
+  describe('a cache shared with hf download', () => {
+    const commit = 'a'.repeat(40);
+
+    /** What `hf download tessera-test/tiny-encoder --cache-dir <cacheDir>` leaves behind. */
+    function writeAsHfDownload(files: Record<string, string | Buffer>, at = commit): void {
+      for (const [name, content] of Object.entries(files)) {
+        const blob = createHash('sha256').update(content).digest('hex');
+        writeFiles(path.join(repoFolder(), 'blobs'), { [blob]: content });
+        const link = path.join(snapshot(at), name);
+        mkdirSync(path.dirname(link), { recursive: true });
+        symlinkSync(
+          path.relative(path.dirname(link), path.join(repoFolder(), 'blobs', blob)),
+          link,
+        );
+      }
+      writeFiles(path.join(repoFolder(), 'refs'), { main: at });
+    }
+
+    it('resolves a snapshot that hf download wrote when it holds the chosen graph', async () => {
+      writeAsHfDownload({ 'config.json': '{}', 'onnx/model.onnx': model });
+      await expect(store.resolve(spec(`hf:${REPO}`))).resolves.toBe(snapshot(commit));
+      await expect(store.resolve(spec(`hf:${REPO}`, ', dtype: q8'))).rejects.toThrow(
+        `model tiny (hf:${REPO}) is cached without onnx/model_quantized.onnx or other onnx/*_quantized.onnx graphs (dtype q8)`,
+      );
+      await expect(store.createdAt(spec(`hf:${REPO}`))).resolves.toBeUndefined();
+      expect(hub.requests).toEqual([]);
+    });
+
+    it('resolves a dtype that hf download added to a snapshot Tessera pulled', async () => {
+      await store.pull(spec(`hf:${REPO}`));
+      writeAsHfDownload({ 'onnx/model_quantized.onnx': randomBytes(100) }, hub.commit);
+      await expect(store.resolve(spec(`hf:${REPO}`, ', dtype: q8'))).resolves.toBe(snapshot());
+    });
+
+    it('links the blobs hf download fetched instead of downloading them again', async () => {
+      writeAsHfDownload({ 'onnx/model.onnx': model });
+      const result = await store.pull(spec(`hf:${REPO}`));
+      expect(result.alreadyCached).toEqual(['onnx/model.onnx']);
+      expect(result.downloaded).toContain('config.json');
+      expect(hub.requests.filter((request) => request.includes('model.onnx'))).toEqual([]);
+      await expect(store.resolve(spec(`hf:${REPO}`))).resolves.toBe(result.directory);
+    });
   });
 
   describe('local sources', () => {

@@ -1,57 +1,49 @@
-import * as path from 'node:path';
+import { EnvHttpProxyAgent } from 'undici';
+import { HubCacheLayout } from './hub-cache.layout';
 import { HubClient } from './hub.client';
-import { resolveHubSnapshot } from './hub-snapshot.resolver';
+import { resolveHubSnapshot, snapshotCreatedAt } from './hub-snapshot.resolver';
 import { HubSnapshotPuller, type PullOptions, type PullResult } from './hub-snapshot.puller';
 import { resolveLocalModel } from './local-model.resolver';
 import type { HubSource, ModelSpec } from './model-spec';
 import { HubOfflineError, ModelNotAvailableError } from './model-store.errors';
-import {
-  resolveModelStoreOptions,
-  type ModelStoreOptions,
-  type ResolvedModelStoreOptions,
-} from './model-store.options';
+import { readModelStoreSettings, type ModelStoreSettings } from './model-store.options';
 
 /** Whether a model can be served from this machine: `local-missing` is a local source that is not there. */
 export type ModelAvailability = 'cached' | 'missing' | 'local' | 'local-missing';
 
 /**
- * Turns model sources into local directories. Hub models live in
- * `<cacheDir>/<org>/<name>/<revision>/` with the repository's own paths; `pull` fills it,
- * `resolve` only reads it, so a service that resolves at start-up never downloads.
+ * Turns model sources into local directories. Hub models live in the Hugging Face cache layout
+ * under `cacheDir` (`models--<org>--<name>/snapshots/<commit>/`); `pull` fills it, `resolve`
+ * only reads it, so a service that resolves at start-up never downloads.
  */
 export class ModelStore {
-  private readonly options: ResolvedModelStoreOptions;
-  private readonly puller: HubSnapshotPuller;
+  private readonly options: ModelStoreSettings;
+  private puller: HubSnapshotPuller | undefined;
 
-  constructor(options: ModelStoreOptions = {}, env: NodeJS.ProcessEnv = process.env) {
-    this.options = resolveModelStoreOptions(options, env);
-    this.puller = new HubSnapshotPuller(new HubClient(this.options), this.options.endpoint);
+  /** Configured by the environment (see ModelStoreSettings); throws on an invalid value. */
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.options = readModelStoreSettings(env);
   }
 
   get cacheDir(): string {
     return this.options.cacheDir;
   }
 
-  get endpoint(): string {
-    return this.options.endpoint;
-  }
-
-  get offline(): boolean {
-    return this.options.offline;
-  }
-
-  /** Where a Hub source's snapshot lives (whether or not it was pulled). */
-  snapshotDirectory(source: HubSource): string {
-    const [org, name] = source.repo.split('/') as [string, string];
-    // A revision may contain '/' (refs/pr/1); it stays one directory.
-    return path.join(this.options.cacheDir, org, name, encodeURIComponent(source.revision));
-  }
-
   /** The local directory of a model; throws ModelNotAvailableError, never downloads. */
   async resolve(spec: ModelSpec): Promise<string> {
     const { source } = spec;
     if (source.kind === 'local') return resolveLocalModel(spec, source);
-    return resolveHubSnapshot(spec, source, this.snapshotDirectory(source), this.options.cacheDir);
+    return resolveHubSnapshot(spec, source, this.layout(source), this.options.cacheDir);
+  }
+
+  /**
+   * When a Hub model was made, stable across restarts: the date of the commit its revision
+   * pointed at when pulled (the pull's time when the Hub did not say). Undefined for local
+   * sources, models not pulled, and snapshots written by other tools (`hf download`).
+   */
+  async createdAt(spec: ModelSpec): Promise<Date | undefined> {
+    const { source } = spec;
+    return source.kind === 'hf' ? snapshotCreatedAt(source, this.layout(source)) : undefined;
   }
 
   async availability(spec: ModelSpec): Promise<ModelAvailability> {
@@ -80,6 +72,15 @@ export class ModelStore {
       };
     }
     if (this.options.offline) throw new HubOfflineError(source.raw);
-    return this.puller.pull(spec, source, this.snapshotDirectory(source), options);
+    // Made on the first pull: services only resolve and need no HTTP client.
+    this.puller ??= new HubSnapshotPuller(
+      new HubClient({ ...this.options, dispatcher: new EnvHttpProxyAgent(this.options.proxy) }),
+      this.options.endpoint,
+    );
+    return this.puller.pull(spec, source, this.layout(source), options);
+  }
+
+  private layout(source: HubSource): HubCacheLayout {
+    return new HubCacheLayout(this.options.cacheDir, source.repo);
   }
 }

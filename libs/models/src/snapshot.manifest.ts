@@ -1,42 +1,35 @@
-// The manifest a pull writes last into a snapshot directory. Its presence is what makes the
-// snapshot usable: a pull that dies half-way leaves no manifest (or the previous one, which only
-// lists files that were complete), so `resolve` never hands out a half-downloaded model.
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import * as path from 'node:path';
+// Tessera's record of a pulled snapshot, written after every file the pull needed is in place.
+// It says which files of the repository exist (so `resolve` can work out what a dtype needs,
+// external weights included), which of them are in the snapshot, and when the commit was made.
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-
-export const SNAPSHOT_MANIFEST_FILE = '.tessera-snapshot.json';
+import { writeFileAtomically } from './hub-cache.layout';
 
 const snapshotManifestSchema = z.object({
-  format: z.literal(1),
+  format: z.literal(2),
   /** `hf:org/name[@revision]` as first pulled. */
   source: z.string(),
   repo: z.string(),
   revision: z.string(),
-  /** The commit the revision pointed at when pulled (from the Hub's file list). */
-  commit: z.string().optional(),
+  /** The commit the revision pointed at when pulled; the snapshot directory is named after it. */
+  commit: z.string(),
+  /** When that commit was made (the Hub's `lastModified` for the revision), when the Hub says. */
+  commitDate: z.string().optional(),
   endpoint: z.string(),
-  /** Every file of the repository at that commit: lets `resolve` work out which files a dtype needs. */
+  /** Every file of the repository at that commit. */
   repoFiles: z.array(z.string()),
-  /** The files downloaded and verified so far (pulls of other dtypes add to it). */
-  files: z.record(
-    z.string(),
-    z.object({ size: z.number().int().nonnegative(), sha256: z.string() }),
-  ),
-  /** When this commit was first pulled (ISO 8601): the model's `created` in GET /v1/models. */
+  /** The files in the snapshot (pulls of other dtypes add to it) and the blob each links to. */
+  files: z.record(z.string(), z.object({ size: z.number().int().nonnegative(), blob: z.string() })),
   pulledAt: z.string(),
 });
 
 export type SnapshotManifest = z.infer<typeof snapshotManifestSchema>;
 
-/** The manifest of a snapshot directory, or undefined when there is none (or it is unreadable). */
-export async function readSnapshotManifest(
-  directory: string,
-): Promise<SnapshotManifest | undefined> {
+/** The manifest at `file`, or undefined when there is none (or it is unreadable). */
+export async function readSnapshotManifest(file: string): Promise<SnapshotManifest | undefined> {
   let text: string;
   try {
-    text = await readFile(path.join(directory, SNAPSHOT_MANIFEST_FILE), 'utf8');
+    text = await readFile(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -49,15 +42,8 @@ export async function readSnapshotManifest(
 }
 
 export async function writeSnapshotManifest(
-  directory: string,
+  file: string,
   manifest: SnapshotManifest,
 ): Promise<void> {
-  const target = path.join(directory, SNAPSHOT_MANIFEST_FILE);
-  const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
-  await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
-  await rename(temporary, target);
-}
-
-export async function removeSnapshotManifest(directory: string): Promise<void> {
-  await rm(path.join(directory, SNAPSHOT_MANIFEST_FILE), { force: true });
+  await writeFileAtomically(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -5,16 +5,14 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 
 export interface ExpectedContent {
-  /** From `Content-Length`. */
-  readonly contentLength?: number;
-  /** What the Hub's file list says. */
-  readonly listedSize?: number;
+  /** The size in the Hub's file list. */
+  readonly listedSize: number;
+  /** The size the download announced (`Content-Range` / `X-Linked-Size`). */
+  readonly announcedSize: number;
+  /** The content's sha256 (what the Hub lists for Git LFS files). */
   readonly sha256?: string;
-}
-
-export interface WrittenFile {
-  readonly bytes: number;
-  readonly sha256: string;
+  /** git's blob id, sha1 of `blob <size>\0<content>` (what the Hub lists for other files). */
+  readonly gitBlobOid?: string;
 }
 
 /** A check of the received bytes failed; the message says which. */
@@ -39,20 +37,25 @@ export async function writeVerifiedFile(
   destination: string,
   expected: ExpectedContent,
   onChunk: (bytesSoFar: number) => void,
-): Promise<WrittenFile> {
+): Promise<void> {
   await mkdir(path.dirname(destination), { recursive: true });
-  const temporary = path.join(
-    path.dirname(destination),
-    `.${path.basename(destination)}.${randomBytes(4).toString('hex')}.part`,
-  );
-  const hash = createHash('sha256');
+  // Named as huggingface_hub names its partial blobs, plus a random part for concurrent pulls.
+  const temporary = `${destination}.${randomBytes(4).toString('hex')}.incomplete`;
+  const sha256 = expected.sha256 === undefined ? undefined : createHash('sha256');
+  // git hashes a header with the size before the content; when the size turns out different,
+  // the size check fails first, so the listed size is the one to hash with.
+  const gitBlob =
+    expected.gitBlobOid === undefined
+      ? undefined
+      : createHash('sha1').update(`blob ${expected.listedSize}\0`);
   let bytes = 0;
   const handle = await open(temporary, 'wx');
   try {
     try {
       for await (const chunk of body) {
         await handle.write(chunk);
-        hash.update(chunk);
+        sha256?.update(chunk);
+        gitBlob?.update(chunk);
         bytes += chunk.byteLength;
         onChunk(bytes);
       }
@@ -61,28 +64,36 @@ export async function writeVerifiedFile(
     } finally {
       await handle.close();
     }
-    const sha256 = hash.digest('hex');
-    checkContent(bytes, sha256, expected);
+    checkContent(bytes, sha256?.digest('hex'), gitBlob?.digest('hex'), expected);
     await rename(temporary, destination);
-    return { bytes, sha256 };
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
 }
 
-function checkContent(bytes: number, sha256: string, expected: ExpectedContent): void {
-  if (expected.contentLength !== undefined && bytes !== expected.contentLength) {
-    throw new ContentMismatchError(
-      `received ${bytes} bytes but Content-Length announced ${expected.contentLength}`,
-    );
-  }
-  if (expected.listedSize !== undefined && bytes !== expected.listedSize) {
+function checkContent(
+  bytes: number,
+  sha256: string | undefined,
+  gitBlobOid: string | undefined,
+  expected: ExpectedContent,
+): void {
+  if (bytes !== expected.listedSize) {
     throw new ContentMismatchError(
       `received ${bytes} bytes but the Hub lists the file as ${expected.listedSize} bytes`,
     );
   }
+  if (bytes !== expected.announcedSize) {
+    throw new ContentMismatchError(
+      `received ${bytes} bytes but the download announced ${expected.announcedSize}`,
+    );
+  }
   if (expected.sha256 !== undefined && sha256 !== expected.sha256.toLowerCase()) {
     throw new ContentMismatchError(`sha256 is ${sha256} but the Hub lists ${expected.sha256}`);
+  }
+  if (expected.gitBlobOid !== undefined && gitBlobOid !== expected.gitBlobOid.toLowerCase()) {
+    throw new ContentMismatchError(
+      `git blob id is ${gitBlobOid} but the Hub lists ${expected.gitBlobOid}`,
+    );
   }
 }
