@@ -4,9 +4,10 @@ import { parseStartArguments } from './start.arguments';
 
 describe('parseStartArguments', () => {
   it('takes --models, else TESSERA_MODELS_FILE, else config/models.yaml', () => {
-    expect(parseStartArguments(['--models', 'a.yaml'], { TESSERA_MODELS_FILE: 'b.yaml' })).toEqual(
-      { kind: 'start', modelsFile: path.resolve('a.yaml') },
-    );
+    expect(parseStartArguments(['--models', 'a.yaml'], { TESSERA_MODELS_FILE: 'b.yaml' })).toEqual({
+      kind: 'start',
+      modelsFile: path.resolve('a.yaml'),
+    });
     expect(parseStartArguments([], { TESSERA_MODELS_FILE: 'b.yaml' })).toEqual({
       kind: 'start',
       modelsFile: path.resolve('b.yaml'),

@@ -4,8 +4,7 @@ import { parseArgs } from 'node:util';
 import { CliUsageError } from '../models/cli.arguments';
 
 export type StartCommand =
-  | { readonly kind: 'help' }
-  | { readonly kind: 'start'; readonly modelsFile: string };
+  { readonly kind: 'help' } | { readonly kind: 'start'; readonly modelsFile: string };
 
 export const START_USAGE = `usage: npm start [-- options]   (or node dist/tools/stack/start.js [options])
 

@@ -26,7 +26,9 @@ const schema = z.object({
   TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
   TESSERA_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
   TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
-  ...Object.fromEntries(CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()])),
+  ...Object.fromEntries(
+    CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()]),
+  ),
 });
 
 function readKeys(env: z.infer<typeof schema>): string[] {
