@@ -24,10 +24,11 @@ export class ProcessGroup {
 
   /**
    * npm forwards the signal it gets to the launcher, and a terminal's Ctrl-C reaches both, so a
-   * second SIGINT while stopping is expected and changes nothing.
+   * second SIGINT while stopping is expected and changes nothing. SIGHUP (the terminal closed)
+   * no longer reaches the children, which have process groups of their own.
    */
   stopOnSignals(): void {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       process.on(signal, () => void this.stop(0));
     }
   }

@@ -15,8 +15,15 @@ import { START_USAGE, parseStartArguments } from './start.arguments';
 /** The build output (`dist/`) this file runs from; entries in the registry are relative to it. */
 const DIST = path.resolve(__dirname, '..', '..');
 const GATEWAY_ENTRY = 'apps/gateway/src/main.js';
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 
 const log = (line: string) => process.stdout.write(`tessera: ${line}\n`);
+
+/** Where this machine reaches a server listening on `host`: loopback for every address. */
+function reachableOrigin(host: string, port: number): string {
+  if (WILDCARD_HOSTS.has(host)) return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
 /** Local runs need a key too; without one configured, make one for this run and show it. */
 function apiKeyEnvironment(): Record<string, string> {
@@ -72,16 +79,17 @@ async function startStack(modelsFile: string, group: ProcessGroup): Promise<void
 
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 8080);
+  const origin = reachableOrigin(host, port);
   const keys = apiKeyEnvironment();
   await group.start({
     name: 'gateway',
     script: path.join(DIST, GATEWAY_ENTRY),
     env: { HOST: host, PORT: String(port), TESSERA_MODELS_FILE: modelsFile, ...upstreams, ...keys },
-    readyUrl: `http://127.0.0.1:${port}/readyz`,
+    readyUrl: `${origin}/readyz`,
     listening: `HTTP ${host}:${port} (/v1, /readyz, /metrics)`,
   });
 
-  const lines = [`Tessera is serving the OpenAI API at http://127.0.0.1:${port}/v1`];
+  const lines = [`Tessera is serving the OpenAI API at ${origin}/v1`];
   if (keys.TESSERA_API_KEYS) {
     lines.push(
       `API key for this run: ${keys.TESSERA_API_KEYS} (set TESSERA_API_KEYS to choose one)`,
