@@ -10,7 +10,7 @@ export const START_USAGE = `usage: npm start [-- options]   (or node dist/tools/
 
 Starts every implemented capability service whose capability the models file uses, then the
 gateway, each as its own process on loopback; a process that crashes is restarted on the same
-ports. SIGINT or SIGTERM stops them all (gateway first).
+ports. SIGINT, SIGTERM or SIGHUP stops them all (gateway first).
 
 options:
   --models FILE   the models file (default: $TESSERA_MODELS_FILE, else config/models.yaml)
