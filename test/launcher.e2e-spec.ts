@@ -1,16 +1,14 @@
-// What `npm start` does, for real: the built launcher starts the embeddings service and the
-// gateway as separate processes, traces leave every process over OTLP with one trace id, and
-// SIGTERM lets in-flight requests finish before everything exits.
-// Needs `npm run build` first (`npm test` does it).
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
+// What `npm run start:fixtures` does, for real: npm builds and then execs the launcher, which
+// starts the embeddings service and the gateway as separate processes and prints their ports;
+// traces leave every process over OTLP with one trace id; a service killed with SIGKILL is
+// restarted on the same ports while the gateway answers 503, and the gateway recovers by itself;
+// SIGTERM to the npm process lets in-flight requests finish and leaves no process behind.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import * as path from 'node:path';
-import { fixturesModelsFile, repoRoot } from '@tessera/testing';
+import { repoRoot } from '@tessera/testing';
 import OpenAI from 'openai';
 import { freePort } from '../tools/stack/ports';
 
-const LAUNCHER = path.join(repoRoot(), 'dist/tools/stack/start.js');
 const KEY = 'tsk-launcher-test';
 
 interface ExportedSpan {
@@ -18,14 +16,22 @@ interface ExportedSpan {
   name: string;
 }
 
-let launcher: ChildProcess;
+/** One "tessera: <name> ready[ again] (pid N): gRPC host:port, HTTP host:port" line. */
+interface ReadyLine {
+  pid: number;
+  grpc: string;
+  http: string;
+}
+
+let npm: ChildProcess;
 let receiver: Server;
 const exported = new Map<string, ExportedSpan[]>(); // service.name → spans
 let baseURL: string;
 let output = '';
+/** Every process of the stack seen so far (for clean-up after a failure). */
+const started = new Set<number>();
 
 beforeAll(async () => {
-  if (!fs.existsSync(LAUNCHER)) throw new Error(`${LAUNCHER} is missing: run npm run build`);
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -38,7 +44,8 @@ beforeAll(async () => {
   const otlpPort = (receiver.address() as { port: number }).port;
   const port = await freePort();
   baseURL = `http://127.0.0.1:${port}/v1`;
-  launcher = spawn(process.execPath, [LAUNCHER, '--models', fixturesModelsFile()], {
+  npm = spawn('npm', ['run', 'start:fixtures'], {
+    cwd: repoRoot(),
     env: {
       ...process.env,
       PORT: String(port),
@@ -48,13 +55,19 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  launcher.stdout!.on('data', (chunk) => (output += chunk));
-  launcher.stderr!.on('data', (chunk) => (output += chunk));
-  await waitFor(() => output.includes(`Tessera is serving the OpenAI API at ${baseURL}`), 60_000);
-}, 90_000);
+  npm.stdout!.on('data', (chunk) => (output += chunk));
+  npm.stderr!.on('data', (chunk) => (output += chunk));
+  // The script builds first (incremental, quick after `npm test`'s own build).
+  await waitFor(() => output.includes(`Tessera is serving the OpenAI API at ${baseURL}`), 150_000);
+  descendantsOf(npm.pid!).forEach((pid) => started.add(pid));
+}, 180_000);
 
 afterAll(async () => {
-  if (launcher && launcher.exitCode === null) launcher.kill('SIGKILL');
+  // Only when a test failed: nothing this file started may outlive it (a process that lost its
+  // parent is no longer below npm, hence the pids seen along the way).
+  for (const pid of [npm?.pid, ...started, ...descendantsOf(npm?.pid ?? -1)]) {
+    if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
+  }
   receiver?.closeAllConnections();
   await new Promise((resolve) => receiver?.close(resolve));
 });
@@ -93,7 +106,67 @@ it('serves the fixture models through separate processes, traced across them', a
   );
 });
 
-it('finishes in-flight requests on SIGTERM, then exits cleanly', async () => {
+it('prints the pid and ports of each process; npm execs the launcher', () => {
+  const service = readyLine('embeddings ready');
+  expect(service.grpc).toMatch(/^127\.0\.0\.1:\d+$/);
+  expect(service.http).toMatch(/^127\.0\.0\.1:\d+$/);
+  expect(output).toMatch(
+    new RegExp(
+      `tessera: gateway ready \\(pid \\d+\\): HTTP 127\\.0\\.0\\.1:${new URL(baseURL).port}`,
+    ),
+  );
+  // The launcher is npm's own child (no shell in between), so npm's signals reach it.
+  const launcher = descendantsOf(npm.pid!)[0];
+  expect(commandOf(launcher)).toMatch(/^\S*node dist\/tools\/stack\/start\.js/);
+  expect(descendantsOf(launcher)).toContain(service.pid);
+});
+
+it('restarts a killed service on the same ports; the gateway answers 503 meanwhile and recovers by itself', async () => {
+  const before = readyLine('embeddings ready');
+  const statuses: number[] = [];
+  let serviceReadyAt = 0;
+  let recoveredAt = 0;
+  let unavailable: { status: number; body: unknown } | null = null;
+
+  process.kill(before.pid, 'SIGKILL');
+  const deadline = Date.now() + 60_000;
+  while (!(recoveredAt && serviceReadyAt) && Date.now() < deadline) {
+    const [answer, ready] = await Promise.all([
+      postEmbedding(),
+      fetch(`http://${before.http}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    ]);
+    statuses.push(answer.status);
+    if (answer.status === 503) unavailable ??= answer;
+    if (ready && !serviceReadyAt && unavailable) serviceReadyAt = Date.now();
+    if (answer.status === 200 && unavailable) recoveredAt ||= Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  // Only ever a 200 (before the process was gone) or a 503 in the OpenAI envelope; never a 404
+  // or 500 while the new process loads its models.
+  expect(new Set(statuses)).toEqual(new Set([200, 503]));
+  expect(unavailable!.body).toMatchObject({
+    error: { type: 'service_unavailable_error', message: expect.stringMatching(/embeddings/) },
+  });
+  expect(recoveredAt).toBeGreaterThan(0);
+  expect(serviceReadyAt).toBeGreaterThan(0);
+  // Within a few seconds of the service being ready again (grpc-js' default reconnect backoff
+  // made this ~9 s); the gateway may even be first, as the service's gRPC health turns SERVING
+  // a moment before its /readyz does.
+  expect(recoveredAt - serviceReadyAt).toBeLessThan(3000);
+
+  const after = readyLine('embeddings ready again');
+  expect(after.pid).not.toBe(before.pid);
+  expect({ grpc: after.grpc, http: after.http }).toEqual({ grpc: before.grpc, http: before.http });
+  expect(output).toContain(`embeddings (pid ${before.pid}) exited (SIGKILL); restarting in`);
+}, 90_000);
+
+it('on SIGTERM to the npm process, finishes in-flight requests, then everything exits', async () => {
+  const processes = descendantsOf(npm.pid!);
+  expect(processes.length).toBeGreaterThanOrEqual(3); // launcher, embeddings, gateway
   const input = Array.from({ length: 300 }, (_, i) => `sentence ${i} with a few more words`);
   // Each on its own connection: an idle pooled keep-alive socket may rightly be closed at
   // shutdown, but a request the gateway has received must be answered.
@@ -101,13 +174,21 @@ it('finishes in-flight requests on SIGTERM, then exits cleanly', async () => {
     postOnNewConnection(`${baseURL}/embeddings`, { model: 'tiny-bert', input }),
   );
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const exited = new Promise<number | null>((resolve) => launcher.once('exit', resolve));
-  launcher.kill('SIGTERM');
-  expect(await Promise.all(requests)).toEqual(Array(8).fill(200));
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+  npm.kill('SIGTERM');
+  expect((await Promise.all(requests)).map((r) => r.status)).toEqual(Array(8).fill(200));
   expect(await exited).toBe(0);
+  expect(processes.filter(alive)).toEqual([]);
 }, 60_000);
 
-function postOnNewConnection(url: string, body: unknown): Promise<number> {
+async function postEmbedding(): Promise<{ status: number; body: unknown }> {
+  return postOnNewConnection(`${baseURL}/embeddings`, { model: 'tiny-bert', input: 'hi' });
+}
+
+function postOnNewConnection(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       url,
@@ -117,13 +198,53 @@ function postOnNewConnection(url: string, body: unknown): Promise<number> {
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       },
       (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null }),
+        );
       },
     );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
+}
+
+/** The last line the launcher printed that starts with "tessera: <prefix> (pid …)". */
+function readyLine(prefix: string): ReadyLine {
+  const pattern = new RegExp(`tessera: ${prefix} \\(pid (\\d+)\\): gRPC (\\S+), HTTP (\\S+) `, 'g');
+  const matches = [...output.matchAll(pattern)];
+  if (matches.length === 0) throw new Error(`no "${prefix}" line; launcher output:\n${output}`);
+  const [, pid, grpc, http] = matches[matches.length - 1];
+  started.add(Number(pid));
+  return { pid: Number(pid), grpc, http };
+}
+
+/** Every process below `pid`, children before grandchildren. */
+function descendantsOf(pid: number): number[] {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  for (let parents = [pid]; parents.length > 0;) {
+    parents = table.filter(([, ppid]) => parents.includes(ppid)).map(([child]) => child);
+    found.push(...parents);
+  }
+  return found;
+}
+
+function commandOf(pid: number): string {
+  return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {

@@ -1,41 +1,43 @@
-// The child processes of a local stack: started in order, stopped in reverse order (gateway
-// first, so in-flight requests finish before their upstreams go), and all stopped when any of
-// them dies or when we receive SIGINT/SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The processes of a local stack: started in order (services, then the gateway), each
+// supervised, and stopped in reverse order (gateway first, so in-flight requests finish before
+// their upstreams go) on SIGINT or SIGTERM, or when the launch fails.
+import { SupervisedProcess, type ProcessSpec, type StackLog } from './supervised.process';
+
+/** How long a process may take to drain after SIGTERM before it is killed. */
+const STOP_GRACE_MS = 30_000;
 
 export class ProcessGroup {
-  private readonly children: Array<{ name: string; child: ChildProcess }> = [];
-  private stopping = false;
+  private readonly members: SupervisedProcess[] = [];
+  private stopping: Promise<never> | null = null;
 
-  spawn(name: string, script: string, env: Record<string, string>): ChildProcess {
-    const child = spawn(process.execPath, [script], {
-      env: { ...process.env, ...env },
-      stdio: 'inherit',
-    });
-    child.once('exit', (code, signal) => {
-      if (this.stopping) return;
-      process.stderr.write(`tessera: ${name} exited (${signal ?? `code ${code}`}); stopping\n`);
-      void this.stop(1);
-    });
-    this.children.push({ name, child });
-    return child;
+  constructor(private readonly log: StackLog) {
+    // Whatever ends the launcher (an uncaught error, process.exit), its children end with it.
+    process.once('exit', () => this.members.forEach((member) => member.killNow()));
   }
 
+  /** Starts one process and waits until it is ready; a failure here is a failed launch. */
+  async start(spec: ProcessSpec): Promise<void> {
+    const member = new SupervisedProcess(spec, this.log);
+    this.members.push(member);
+    await member.start();
+  }
+
+  /**
+   * npm forwards the signal it gets to the launcher, and a terminal's Ctrl-C reaches both, so a
+   * second SIGINT while stopping is expected and changes nothing. SIGHUP (the terminal closed)
+   * no longer reaches the children, which have process groups of their own.
+   */
   stopOnSignals(): void {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => void this.stop(0));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => void this.stop(0));
     }
   }
 
-  async stop(exitCode: number): Promise<void> {
-    if (this.stopping) return;
-    this.stopping = true;
-    for (const { child } of [...this.children].reverse()) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    process.exit(exitCode);
+  stop(exitCode: number): Promise<never> {
+    this.stopping ??= (async () => {
+      for (const member of [...this.members].reverse()) await member.stop(STOP_GRACE_MS);
+      process.exit(exitCode);
+    })();
+    return this.stopping;
   }
 }

@@ -1,22 +1,28 @@
 // `npm start` / `npm run start:fixtures`: every implemented capability service and the gateway
-// as separate processes on loopback, wired over real gRPC exactly as in the cluster.
-//   node dist/tools/stack/start.js [--models <file>]
+// as separate processes on loopback, wired over real gRPC exactly as in the cluster, and kept
+// running (a crashed process is restarted on the same ports).
+//   node dist/tools/stack/start.js [--models <file>] [--help]
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { implementedCapabilities, upstreamAddressVariable } from '@tessera/contracts';
 import { ModelStore, loadModelsFile, modelsFor, type ModelsFile } from '@tessera/models';
+import { CliUsageError } from '../models/cli.arguments';
 import { pullModels } from '../models/pull.command';
 import { ProcessGroup } from './process-group';
-import { freePort, waitForReady } from './ports';
+import { freePort } from './ports';
+import { START_USAGE, parseStartArguments } from './start.arguments';
 
-/** The capability services that exist so far, and their entry points in dist/. */
-const SERVICES = [{ capability: 'embeddings', entry: 'apps/embeddings/src/main.js' }] as const;
-
+/** The build output (`dist/`) this file runs from; entries in the registry are relative to it. */
 const DIST = path.resolve(__dirname, '..', '..');
+const GATEWAY_ENTRY = 'apps/gateway/src/main.js';
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 
-function modelsFileArgument(): string {
-  const index = process.argv.indexOf('--models');
-  if (index !== -1 && process.argv[index + 1]) return path.resolve(process.argv[index + 1]);
-  return path.resolve(process.env.TESSERA_MODELS_FILE ?? 'config/models.yaml');
+const log = (line: string) => process.stdout.write(`tessera: ${line}\n`);
+
+/** Where this machine reaches a server listening on `host`: loopback for every address. */
+function reachableOrigin(host: string, port: number): string {
+  if (WILDCARD_HOSTS.has(host)) return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** Local runs need a key too; without one configured, make one for this run and show it. */
@@ -38,7 +44,7 @@ async function pullMissingModels(models: ModelsFile): Promise<void> {
     if ((await store.availability(spec)) === 'missing') missing.push(spec.id);
   }
   if (missing.length === 0) return;
-  process.stdout.write(`tessera: pulling ${missing.join(', ')} into ${store.cacheDir}\n`);
+  log(`pulling ${missing.join(', ')} into ${store.cacheDir}`);
   const io = { stdout: process.stdout, stderr: process.stderr };
   if ((await pullModels(models, missing, store, io)) !== 0) {
     throw new Error(
@@ -48,39 +54,42 @@ async function pullMissingModels(models: ModelsFile): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const modelsFile = modelsFileArgument();
+async function startStack(modelsFile: string, group: ProcessGroup): Promise<void> {
   const models = loadModelsFile(modelsFile);
   await pullMissingModels(models);
-  const group = new ProcessGroup();
-  group.stopOnSignals();
 
   const upstreams: Record<string, string> = {};
-  for (const service of SERVICES) {
-    if (modelsFor(models, service.capability).length === 0) continue;
+  for (const { capability, entry } of implementedCapabilities()) {
+    if (modelsFor(models, capability).length === 0) continue;
     const [grpcPort, httpPort] = [await freePort(), await freePort()];
-    const child = group.spawn(service.capability, path.join(DIST, service.entry), {
-      HOST: '127.0.0.1',
-      GRPC_PORT: String(grpcPort),
-      HTTP_PORT: String(httpPort),
-      TESSERA_MODELS_FILE: modelsFile,
+    await group.start({
+      name: capability,
+      script: path.join(DIST, entry),
+      env: {
+        HOST: '127.0.0.1',
+        GRPC_PORT: String(grpcPort),
+        HTTP_PORT: String(httpPort),
+        TESSERA_MODELS_FILE: modelsFile,
+      },
+      readyUrl: `http://127.0.0.1:${httpPort}/readyz`,
+      listening: `gRPC 127.0.0.1:${grpcPort}, HTTP 127.0.0.1:${httpPort} (/readyz, /metrics)`,
     });
-    await waitForReady(`http://127.0.0.1:${httpPort}/readyz`, child, service.capability);
-    upstreams[`TESSERA_${service.capability.toUpperCase()}_ADDR`] = `127.0.0.1:${grpcPort}`;
+    upstreams[upstreamAddressVariable(capability)] = `127.0.0.1:${grpcPort}`;
   }
 
+  const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 8080);
+  const origin = reachableOrigin(host, port);
   const keys = apiKeyEnvironment();
-  const gateway = group.spawn('gateway', path.join(DIST, 'apps/gateway/src/main.js'), {
-    HOST: process.env.HOST ?? '127.0.0.1',
-    PORT: String(port),
-    TESSERA_MODELS_FILE: modelsFile,
-    ...upstreams,
-    ...keys,
+  await group.start({
+    name: 'gateway',
+    script: path.join(DIST, GATEWAY_ENTRY),
+    env: { HOST: host, PORT: String(port), TESSERA_MODELS_FILE: modelsFile, ...upstreams, ...keys },
+    readyUrl: `${origin}/readyz`,
+    listening: `HTTP ${host}:${port} (/v1, /readyz, /metrics)`,
   });
-  await waitForReady(`http://127.0.0.1:${port}/readyz`, gateway, 'gateway');
 
-  const lines = [`Tessera is serving the OpenAI API at http://127.0.0.1:${port}/v1`];
+  const lines = [`Tessera is serving the OpenAI API at ${origin}/v1`];
   if (keys.TESSERA_API_KEYS) {
     lines.push(
       `API key for this run: ${keys.TESSERA_API_KEYS} (set TESSERA_API_KEYS to choose one)`,
@@ -89,7 +98,25 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`tessera: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+function main(): void {
+  let command;
+  try {
+    command = parseStartArguments(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    process.stderr.write(`tessera: ${error.message}\n\n${START_USAGE}\n`);
+    process.exit(2);
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${START_USAGE}\n`);
+    return;
+  }
+  const group = new ProcessGroup(log);
+  group.stopOnSignals();
+  startStack(command.modelsFile, group).catch((error: unknown) => {
+    process.stderr.write(`tessera: ${error instanceof Error ? error.message : String(error)}\n`);
+    void group.stop(1);
+  });
+}
+
+main();

@@ -1,7 +1,7 @@
 // The gateway's configuration, from the environment.
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import { CAPABILITIES, type Capability } from '@tessera/contracts';
+import { CAPABILITIES, upstreamAddressVariable, type Capability } from '@tessera/contracts';
 import { ConfigError, parseEnv, port, positiveInt } from './env.schema';
 
 export interface GatewayConfig {
@@ -17,9 +17,6 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
 }
 
-const upstreamVariable = (capability: Capability): string =>
-  `TESSERA_${capability.toUpperCase()}_ADDR`;
-
 const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port.default(8080),
@@ -29,7 +26,9 @@ const schema = z.object({
   TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
   TESSERA_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
   TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
-  ...Object.fromEntries(CAPABILITIES.map((c) => [upstreamVariable(c), z.string().optional()])),
+  ...Object.fromEntries(
+    CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()]),
+  ),
 });
 
 function readKeys(env: z.infer<typeof schema>): string[] {
@@ -54,7 +53,7 @@ export function loadGatewayConfig(
   }
   const upstreams: Partial<Record<Capability, string>> = {};
   for (const capability of CAPABILITIES) {
-    const address = (parsed as Record<string, unknown>)[upstreamVariable(capability)];
+    const address = (parsed as Record<string, unknown>)[upstreamAddressVariable(capability)];
     if (typeof address === 'string' && address !== '') upstreams[capability] = address;
   }
   return {

@@ -46,6 +46,9 @@ export const SERVER_CHANNEL_OPTIONS: ChannelOptions = {
 /**
  * Client side: balance per call across every address DNS returns (headless Services in
  * Kubernetes), because one long-lived HTTP/2 connection would pin all calls to one pod.
+ * Reconnects to a lost upstream are tried at least every second: grpc-js's default backoff
+ * (1 s growing ×1.6 up to 120 s) left the gateway answering 503 for ~9 s after a restarted
+ * service was ready again. A refused connection to loopback or a pod IP costs next to nothing.
  */
 export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
@@ -54,6 +57,8 @@ export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
   'grpc.dns_min_time_between_resolutions_ms': 5_000,
+  'grpc.initial_reconnect_backoff_ms': 250,
+  'grpc.max_reconnect_backoff_ms': 1_000,
   'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
 };
 

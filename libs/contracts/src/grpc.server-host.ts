@@ -1,5 +1,7 @@
 // Hosts one capability's gRPC service plus the standard grpc.health.v1 service on one port.
-// Health starts NOT_SERVING and turns SERVING only when the app says its models are warm.
+// Health starts NOT_SERVING and turns SERVING only when the app says its models are warm; until
+// then (and while draining) the capability's own methods answer UNAVAILABLE, which the gateway
+// turns into a 503, instead of failing on models that are not loaded yet.
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { qualifiedServiceName, type Capability } from './capability';
@@ -7,13 +9,18 @@ import { SERVER_CHANNEL_OPTIONS } from './grpc.options';
 import { loadService } from './grpc.package';
 
 export class GrpcServerHost {
-  private readonly server = new grpc.Server(SERVER_CHANNEL_OPTIONS);
+  private readonly server: grpc.Server;
   private readonly health: HealthImplementation;
   private readonly serviceName: string;
   private boundPort: number | null = null;
+  private serving = false;
 
   constructor(capability: Capability, handlers: grpc.UntypedServiceImplementation) {
     this.serviceName = qualifiedServiceName(capability);
+    this.server = new grpc.Server({
+      ...SERVER_CHANNEL_OPTIONS,
+      interceptors: [(method, call) => this.refuseUntilServing(method, call)],
+    });
     this.server.addService(loadService(capability).service, handlers);
     // '' is the whole server, as Kubernetes' gRPC probes ask by default.
     this.health = new HealthImplementation({
@@ -40,6 +47,7 @@ export class GrpcServerHost {
   }
 
   setServing(serving: boolean): void {
+    this.serving = serving;
     const status = serving ? 'SERVING' : 'NOT_SERVING';
     this.health.setStatus('', status);
     this.health.setStatus(this.serviceName, status);
@@ -58,6 +66,28 @@ export class GrpcServerHost {
         clearTimeout(force);
         resolve();
       });
+    });
+  }
+
+  /** The grpc-node examples' interceptor shape: health always answers, the rest once serving. */
+  private refuseUntilServing(
+    method: grpc.ServerMethodDefinition<unknown, unknown>,
+    call: grpc.ServerInterceptingCallInterface,
+  ): grpc.ServerInterceptingCall {
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, nextMetadata) => {
+            if (this.serving || method.path.startsWith('/grpc.health.v1.')) {
+              nextMetadata(metadata);
+            } else {
+              call.sendStatus({
+                code: grpc.status.UNAVAILABLE,
+                details: `${this.serviceName} is not serving yet (models loading) or is draining`,
+              });
+            }
+          },
+        }),
     });
   }
 }
