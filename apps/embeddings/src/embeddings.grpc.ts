@@ -6,14 +6,13 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { status } from '@grpc/grpc-js';
 import {
+  GrpcHandlerWrapper,
   GrpcServerHost,
-  GrpcStatusError,
   type EmbeddingsHandlers,
   type ListModelsResponse,
 } from '@tessera/contracts';
-import { GrpcServerMetrics, METRICS_REGISTRY, tracedUnary } from '@tessera/observability';
+import { GrpcServerMetrics, METRICS_REGISTRY } from '@tessera/observability';
 import type { Registry } from 'prom-client';
 import { EmbedHandler } from './embed.handler';
 import { EmbeddingModels } from './embedding-models';
@@ -31,21 +30,11 @@ export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeAppli
     embedHandler: EmbedHandler,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
-    const metrics = new GrpcServerMetrics(registry);
+    const wrap = new GrpcHandlerWrapper(new GrpcServerMetrics(registry));
     const handlers: EmbeddingsHandlers = {
-      Embed: tracedUnary(
-        'tessera.v1.Embeddings/Embed',
-        async (request, call, span) => {
-          if (call.cancelled)
-            throw new GrpcStatusError(status.CANCELLED, 'cancelled by the caller');
-          return embedHandler.embed(request, span);
-        },
-        metrics,
-      ),
-      ListModels: tracedUnary(
-        'tessera.v1.Embeddings/ListModels',
+      Embed: wrap.unary((request, ctx) => embedHandler.embed(request, ctx.span)),
+      ListModels: wrap.unary(
         async (): Promise<ListModelsResponse> => ({ models: this.models.list() }),
-        metrics,
       ),
     };
     this.host = new GrpcServerHost('embeddings', handlers);

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { GatewayConfig } from '@tessera/config';
 import { loadModelsFile } from '@tessera/models';
 import { probesFor } from '@tessera/observability';
@@ -7,6 +8,7 @@ import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.tokens';
 import { ModelsController } from './models/models.controller';
 import { ModelRouter } from './routing/model-router';
 import { GatewayReadiness } from './upstream/gateway.readiness';
+import { RequestScopeInterceptor } from './upstream/request-scope.interceptor';
 import { UpstreamClients } from './upstream/upstream-clients';
 
 @Module({})
@@ -25,6 +27,7 @@ export class GatewayModule {
           useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)),
         },
         UpstreamClients,
+        { provide: APP_INTERCEPTOR, useClass: RequestScopeInterceptor },
       ],
     };
   }
