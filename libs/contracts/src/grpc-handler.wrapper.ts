@@ -25,6 +25,7 @@ type ServerCall = Pick<
   EventEmitter;
 
 const logger = new Logger('grpc');
+const DEADLINE_CANCEL_MARGIN_MS = 100;
 
 export class GrpcHandlerWrapper {
   constructor(private readonly metrics?: GrpcServerMetrics) {}
@@ -82,18 +83,19 @@ export class GrpcHandlerWrapper {
     span.setAttribute('tessera.request_id', requestId);
 
     const abort = new AbortController();
+    const deadline = deadlineOf(call);
+    const deadlineExceeded = () =>
+      abort.abort(new GrpcStatusError(grpc.status.DEADLINE_EXCEEDED, 'deadline exceeded'));
     const cancelled = () => {
+      // At the deadline the caller's own timer cancels the call, moments before ours fires.
+      if (Date.now() >= deadline - DEADLINE_CANCEL_MARGIN_MS) return deadlineExceeded();
       span.addEvent('cancelled by the caller');
       abort.abort(new GrpcStatusError(grpc.status.CANCELLED, 'cancelled by the caller'));
     };
     call.once('cancelled', cancelled);
-    const deadline = deadlineOf(call);
     // grpc-js answers DEADLINE_EXCEEDED by itself; this tells the handler to stop working.
     const timer = Number.isFinite(deadline)
-      ? setTimeout(
-          () => abort.abort(new GrpcStatusError(grpc.status.DEADLINE_EXCEEDED, 'deadline exceeded')),
-          Math.max(0, deadline - Date.now()),
-        ).unref()
+      ? setTimeout(deadlineExceeded, Math.max(0, deadline - Date.now())).unref()
       : null;
     if (call.cancelled) cancelled();
 
