@@ -50,7 +50,10 @@ const FLOOD_MESSAGES = 5000;
 const FLOOD_PAYLOAD = 'x'.repeat(8 * 1024);
 
 beforeAll(async () => {
-  startTracing({ serviceName: 'plumbing-test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  startTracing({
+    serviceName: 'plumbing-test',
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   const wrap = new GrpcHandlerWrapper(new GrpcServerMetrics(registry));
   server = new grpc.Server();
   server.addService(definition, {
@@ -102,10 +105,7 @@ beforeAll(async () => {
       error ? reject(error) : resolve(bound),
     ),
   );
-  client = new PlumbingClient(
-    `127.0.0.1:${port}`,
-    grpc.credentials.createInsecure(),
-  ) as Plumbing;
+  client = new PlumbingClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as Plumbing;
 });
 
 afterAll(async () => {
@@ -232,7 +232,9 @@ describe('deadline and cancellation', () => {
     let call!: grpc.ClientUnaryCall;
     const answered = failure(
       new Promise((resolve, reject) => {
-        call = client.Wait({}, (error: grpc.ServiceError | null) => (error ? reject(error) : resolve(null)));
+        call = client.Wait({}, (error: grpc.ServiceError | null) =>
+          error ? reject(error) : resolve(null),
+        );
       }),
     );
     await until(() => seen.aborted !== undefined);
@@ -273,11 +275,15 @@ describe('streams', () => {
     call.pause();
     // Wait until the count stops moving (unbounded, it would stop only at FLOOD_MESSAGES).
     let last = -1;
-    await until(() => {
-      const settled = produced === last;
-      last = produced;
-      return settled;
-    }, 20_000, 250);
+    await until(
+      () => {
+        const settled = produced === last;
+        last = produced;
+        return settled;
+      },
+      20_000,
+      250,
+    );
     // Held by grpc-js' buffers and HTTP/2 flow control, far below what it would produce.
     expect(produced).toBeGreaterThan(0);
     expect(produced).toBeLessThan(FLOOD_MESSAGES / 10);

@@ -9,11 +9,7 @@ import { addAbortSignal } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import { context } from '@opentelemetry/api';
-import {
-  endGrpcSpan,
-  startGrpcServerSpan,
-  type GrpcServerMetrics,
-} from '@tessera/observability';
+import { endGrpcSpan, startGrpcServerSpan, type GrpcServerMetrics } from '@tessera/observability';
 import { REQUEST_ID_METADATA_KEY, type GrpcCallContext } from './grpc-call.context';
 import { GrpcStatusError, grpcStatusErrorOf } from './grpc-error';
 

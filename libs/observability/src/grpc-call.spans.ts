@@ -17,7 +17,11 @@ const tracer = trace.getTracer('tessera');
 /** `method` is the full method name, `tessera.v1.Embeddings/Embed`. */
 export function startGrpcClientSpan(method: string, metadata: Metadata): Span {
   const parent = context.active();
-  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes: rpcAttributes(method) }, parent);
+  const span = tracer.startSpan(
+    method,
+    { kind: SpanKind.CLIENT, attributes: rpcAttributes(method) },
+    parent,
+  );
   injectTraceContext(trace.setSpan(parent, span), metadata);
   return span;
 }
@@ -28,7 +32,11 @@ export function startGrpcServerSpan(
   metadata: Metadata,
 ): { span: Span; context: Context } {
   const parent = extractTraceContext(metadata);
-  const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: rpcAttributes(method) }, parent);
+  const span = tracer.startSpan(
+    method,
+    { kind: SpanKind.SERVER, attributes: rpcAttributes(method) },
+    parent,
+  );
   return { span, context: trace.setSpan(parent, span) };
 }
 

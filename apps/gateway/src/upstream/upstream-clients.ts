@@ -21,11 +21,7 @@ import { OpenAIError } from '../errors/openai-error';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { upstreamCallInterceptor } from './upstream-call.interceptor';
 import type { MethodOf, RequestOf, ResponseOf } from './upstream.methods';
-import {
-  upstreamStream,
-  writeClientStream,
-  type UpstreamStream,
-} from './upstream.streams';
+import { upstreamStream, writeClientStream, type UpstreamStream } from './upstream.streams';
 
 const CALL_KINDS = {
   unary: { requestStream: false, responseStream: false },
@@ -143,7 +139,10 @@ export class UpstreamClients implements OnApplicationShutdown {
       ResponseOf<C, M>
     >;
     const { requestStream, responseStream } = CALL_KINDS[kind];
-    if (definition.requestStream !== requestStream || definition.responseStream !== responseStream) {
+    if (
+      definition.requestStream !== requestStream ||
+      definition.responseStream !== responseStream
+    ) {
       throw new Error(`${definition.path} is not a ${kind} method`);
     }
     return { client: this.client(capability), definition };

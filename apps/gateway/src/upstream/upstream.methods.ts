@@ -13,8 +13,12 @@ export type MethodOf<C extends Capability> = keyof {
 
 /** What the method takes (the message as written). */
 export type RequestOf<C extends Capability, M extends MethodOf<C>> =
-  Definition<C>[M] extends MethodDefinition<infer Req, infer _Res, infer _ReqOut, infer _ResOut> ? Req : never;
+  Definition<C>[M] extends MethodDefinition<infer Req, infer _Res, infer _ReqOut, infer _ResOut>
+    ? Req
+    : never;
 
 /** What the method returns (the message as decoded). */
 export type ResponseOf<C extends Capability, M extends MethodOf<C>> =
-  Definition<C>[M] extends MethodDefinition<infer _Req, infer _Res, infer _ReqOut, infer ResOut> ? ResOut : never;
+  Definition<C>[M] extends MethodDefinition<infer _Req, infer _Res, infer _ReqOut, infer ResOut>
+    ? ResOut
+    : never;
