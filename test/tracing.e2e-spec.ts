@@ -49,6 +49,24 @@ it('links the HTTP request, the gRPC call, the service and the model run in one 
   expect(server!.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
 });
 
+it('makes the upstream calls of GET /v1/models children of the request span, with its request id', async () => {
+  exporter.reset();
+  const response = await fetch(`${stack.gateway.baseURL}/models`, {
+    headers: { authorization: 'Bearer tsk-test-key', 'x-request-id': 'trace-models-1' },
+  });
+  expect(response.status).toBe(200);
+  await waitFor(() => exporter.getFinishedSpans().some((s) => s.name === 'GET /v1/models'));
+
+  const spans = exporter.getFinishedSpans();
+  const http = spans.find((s) => s.name === 'GET /v1/models')!;
+  const client = spans.find((s) => s.name === 'tessera.v1.Embeddings/ListModels' && s.kind === 2);
+  const server = spans.find((s) => s.name === 'tessera.v1.Embeddings/ListModels' && s.kind === 1);
+  expect(client?.parentSpanContext?.spanId).toBe(http.spanContext().spanId);
+  expect(server?.parentSpanContext?.spanId).toBe(client?.spanContext().spanId);
+  expect(server?.spanContext().traceId).toBe(http.spanContext().traceId);
+  expect(server?.attributes['tessera.request_id']).toBe('trace-models-1');
+});
+
 it('cancels the upstream call when the HTTP client goes away', async () => {
   exporter.reset();
   const input = Array.from({ length: 2048 }, (_, i) => `sentence ${i} `.repeat(12));
