@@ -33,9 +33,9 @@ export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeAppli
     const wrap = new GrpcHandlerWrapper(new GrpcServerMetrics(registry));
     const handlers: EmbeddingsHandlers = {
       Embed: wrap.unary((request, ctx) => embedHandler.embed(request, ctx.span)),
-      ListModels: wrap.unary(
-        async (): Promise<ListModelsResponse> => ({ models: this.models.list() }),
-      ),
+      ListModels: wrap.unary(async (): Promise<ListModelsResponse> => ({
+        models: this.models.list(),
+      })),
     };
     this.host = new GrpcServerHost('embeddings', handlers);
   }

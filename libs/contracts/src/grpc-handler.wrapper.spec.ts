@@ -35,7 +35,8 @@ const definition = {
   Sum: method('Sum', true, false),
 };
 const PlumbingClient = grpc.makeGenericClientConstructor(definition, 'Plumbing');
-type Plumbing = InstanceType<typeof PlumbingClient> & Record<string, Function>;
+/** The generic client's methods, one per definition entry (grpc-js adds them at run time). */
+type Plumbing = grpc.Client & Record<string, (...args: unknown[]) => unknown>;
 
 const exporter = new InMemorySpanExporter();
 const registry = createMetricsRegistry({ service: 'plumbing-test' });
@@ -234,7 +235,7 @@ describe('deadline and cancellation', () => {
       new Promise((resolve, reject) => {
         call = client.Wait({}, (error: grpc.ServiceError | null) =>
           error ? reject(error) : resolve(null),
-        );
+        ) as grpc.ClientUnaryCall;
       }),
     );
     await until(() => seen.aborted !== undefined);
