@@ -12,6 +12,7 @@ import {
 import type { GrpcCallContext } from './grpc-call.context';
 import { GrpcStatusError, grpcErrorDetails } from './grpc-error';
 import { GrpcHandlerWrapper } from './grpc-handler.wrapper';
+import { settledValue, until } from '@tessera/testing';
 
 const json = {
   serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
@@ -143,14 +144,6 @@ function failure(promise: Promise<unknown>): Promise<grpc.ServiceError> {
   );
 }
 
-async function until(condition: () => boolean, timeoutMs = 5000, pollMs = 10): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-}
-
 describe('unary', () => {
   it('hands the handler the request id, the deadline and an active server span continuing the trace', async () => {
     const metadata = new grpc.Metadata();
@@ -275,16 +268,7 @@ describe('streams', () => {
     await new Promise<void>((resolve) => call.once('data', () => resolve()));
     call.pause();
     // Wait until the count stops moving (unbounded, it would stop only at FLOOD_MESSAGES).
-    let last = -1;
-    await until(
-      () => {
-        const settled = produced === last;
-        last = produced;
-        return settled;
-      },
-      20_000,
-      250,
-    );
+    await settledValue(() => produced);
     // Held by grpc-js' buffers and HTTP/2 flow control, far below what it would produce.
     expect(produced).toBeGreaterThan(0);
     expect(produced).toBeLessThan(FLOOD_MESSAGES / 10);

@@ -12,6 +12,7 @@ import {
   type GrpcCallContext,
 } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
+import { settledValue, until } from '@tessera/testing';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { writeSse } from './sse.writer';
 
@@ -89,18 +90,21 @@ afterAll(async () => {
   await host?.close(0);
 });
 
+/** Opens a stream with node:http (which closes its socket on destroy) and reads one chunk. */
+async function firstChunkOf(model: string) {
+  service.aborted = undefined;
+  const request = http.get(`${url}/stream/${model}`);
+  const response = await new Promise<http.IncomingMessage>((resolve) =>
+    request.once('response', resolve),
+  );
+  await new Promise((resolve) => response.once('data', resolve));
+  return { request, response };
+}
+
 /** Why the service's last long stream was stopped (once it was). */
 async function abortReason(): Promise<GrpcStatusError> {
   await until(() => service.aborted !== undefined);
   return (await service.aborted) as GrpcStatusError;
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000, pollMs = 10): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
 }
 
 it('writes each message as a data event, then [DONE], with the reply headers kept', async () => {
@@ -137,37 +141,17 @@ it('leaves a refusal before the first message to the route, as its own HTTP stat
 });
 
 it('cancels the upstream call when the client goes away', async () => {
-  service.aborted = undefined;
-  const request = http.get(`${url}/stream/endless`);
-  const response = await new Promise<http.IncomingMessage>((resolve) =>
-    request.once('response', resolve),
-  );
-  await new Promise((resolve) => response.once('data', resolve));
+  const { request } = await firstChunkOf('endless');
   request.destroy();
   expect((await abortReason()).code).toBe(grpc.status.CANCELLED);
 });
 
 it('pauses the upstream stream while the client does not read, instead of buffering it', async () => {
-  service.aborted = undefined;
-  const request = http.get(`${url}/stream/flood`);
-  const response = await new Promise<http.IncomingMessage>((resolve) =>
-    request.once('response', resolve),
-  );
-  // Take the first chunk, then stop reading the socket.
-  await new Promise((resolve) => response.once('data', resolve));
-  response.pause();
+  const { request, response } = await firstChunkOf('flood');
+  response.pause(); // and read no more from the socket
 
   // Wait until the service's count stops moving (unpaused, it would stop only at the end).
-  let last = -1;
-  await until(
-    () => {
-      const settled = service.produced === last;
-      last = service.produced;
-      return settled;
-    },
-    30_000,
-    300,
-  );
+  await settledValue(() => service.produced);
   // Held by socket, HTTP/2 and grpc-js buffers: megabytes at most, not the whole stream.
   expect(service.produced).toBeGreaterThan(0);
   expect(service.produced).toBeLessThan(FLOOD_MESSAGES / 3);

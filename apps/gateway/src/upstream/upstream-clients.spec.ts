@@ -13,6 +13,7 @@ import {
   type GrpcCallContext,
 } from '@tessera/contracts';
 import { startTracing, stopTracing } from '@tessera/observability';
+import { until } from '@tessera/testing';
 import { OpenAIError } from '../errors/openai-error';
 import { runInRequestScope } from './request.scope';
 import { UpstreamClients } from './upstream-clients';
@@ -129,14 +130,6 @@ function inRequest<T>(
     span,
     result: runInRequestScope({ requestId, signal }, span, work).finally(() => span.end()),
   };
-}
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('every call', () => {
