@@ -1,5 +1,6 @@
 // The server-side wrapper against a real grpc-js server and client, with a test-only service
 // (JSON on the wire) that has one method of each kind the wrapper serves.
+import { Logger } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -189,8 +190,14 @@ describe('errors', () => {
     expect(grpcErrorDetails(error)).toEqual({ param: 'input[0][0]', code: 'invalid_type' });
   });
 
-  it('sends anything else as INTERNAL without its message', async () => {
+  it('sends anything else as INTERNAL without its message, which goes to the log', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const error = await failure(unary('Fail', { known: false }));
+    expect(logged).toHaveBeenCalledWith(
+      'test.Plumbing/Fail failed',
+      expect.stringContaining('a secret internal detail'),
+    );
+    logged.mockRestore();
     expect(error.code).toBe(grpc.status.INTERNAL);
     expect(error.details).toBe('internal error');
     expect(exporter.getFinishedSpans()[0].attributes['rpc.grpc.status_code']).toBe(
