@@ -1,17 +1,31 @@
 // One trace per request across gateway → gRPC → embeddings service → model run, with W3C
 // context carried in gRPC metadata and GenAI attributes on the spans.
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type Span,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { startTracing, stopTracing } from '@tessera/observability';
+import { until } from '@tessera/testing';
 import { startStack } from './support/test-stack';
 
 const exporter = new InMemorySpanExporter();
+/** Spans as they start (the exporter sees them only when they end). */
+const started: Span[] = [];
+const startRecorder: SpanProcessor = {
+  onStart: (span) => void started.push(span as Span),
+  onEnd: () => undefined,
+  forceFlush: async () => undefined,
+  shutdown: async () => undefined,
+};
 type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
 
 beforeAll(async () => {
   startTracing({
     serviceName: 'tessera-test',
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    spanProcessors: [new SimpleSpanProcessor(exporter), startRecorder],
   });
   stack = await startStack();
 });
@@ -49,6 +63,24 @@ it('links the HTTP request, the gRPC call, the service and the model run in one 
   expect(server!.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
 });
 
+it('makes the upstream calls of GET /v1/models children of the request span, with its request id', async () => {
+  exporter.reset();
+  const response = await fetch(`${stack.gateway.baseURL}/models`, {
+    headers: { authorization: 'Bearer tsk-test-key', 'x-request-id': 'trace-models-1' },
+  });
+  expect(response.status).toBe(200);
+  await until(() => exporter.getFinishedSpans().some((s) => s.name === 'GET /v1/models'));
+
+  const spans = exporter.getFinishedSpans();
+  const http = spans.find((s) => s.name === 'GET /v1/models')!;
+  const client = spans.find((s) => s.name === 'tessera.v1.Embeddings/ListModels' && s.kind === 2);
+  const server = spans.find((s) => s.name === 'tessera.v1.Embeddings/ListModels' && s.kind === 1);
+  expect(client?.parentSpanContext?.spanId).toBe(http.spanContext().spanId);
+  expect(server?.parentSpanContext?.spanId).toBe(client?.spanContext().spanId);
+  expect(server?.spanContext().traceId).toBe(http.spanContext().traceId);
+  expect(server?.attributes['tessera.request_id']).toBe('trace-models-1');
+});
+
 it('cancels the upstream call when the HTTP client goes away', async () => {
   exporter.reset();
   const input = Array.from({ length: 2048 }, (_, i) => `sentence ${i} `.repeat(12));
@@ -59,11 +91,13 @@ it('cancels the upstream call when the HTTP client goes away', async () => {
     body: JSON.stringify({ model: 'tiny-bert', input }),
     signal: abort.signal,
   });
-  // Long enough for the body to arrive and the gRPC call to start; far shorter than the work.
-  setTimeout(() => abort.abort(), 150);
+  // Hang up once the service has the call, long before the work is done.
+  started.length = 0;
+  await until(() => started.some((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 1));
+  abort.abort();
   await expect(sent).rejects.toThrow();
 
-  await waitFor(() =>
+  await until(() =>
     exporter
       .getFinishedSpans()
       .some((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 2),
@@ -72,7 +106,7 @@ it('cancels the upstream call when the HTTP client goes away', async () => {
     .getFinishedSpans()
     .find((s) => s.name === 'tessera.v1.Embeddings/Embed' && s.kind === 2)!;
   expect(client.attributes['rpc.grpc.status_code']).toBe(1); // CANCELLED
-  await waitFor(() =>
+  await until(() =>
     exporter
       .getFinishedSpans()
       .some((s) => s.kind === 1 && s.events.some((e) => e.name === 'cancelled by the caller')),
@@ -81,11 +115,3 @@ it('cancels the upstream call when the HTTP client goes away', async () => {
   const ok = await stack.gateway.client.embeddings.create({ model: 'tiny-bert', input: 'after' });
   expect(ok.data).toHaveLength(1);
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,12 +1,14 @@
 // The gateway: the shared core, the probes, /v1/models and one module per capability
 // (apps/gateway/src/<capability>/); a new capability is its folder and one import here.
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { GatewayConfig } from '@tessera/config';
 import { probesFor } from '@tessera/observability';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { GatewayCoreModule } from './gateway-core.module';
 import { ModelsModule } from './models/models.module';
 import { GatewayReadiness } from './upstream/gateway.readiness';
+import { RequestScopeInterceptor } from './upstream/request-scope.interceptor';
 
 @Module({})
 export class GatewayModule {
@@ -21,7 +23,11 @@ export class GatewayModule {
         EmbeddingsModule,
       ],
       controllers: probes.controllers,
-      providers: probes.providers,
+      // Each handler runs in its request's context: span, request id, disconnect signal.
+      providers: [
+        ...probes.providers,
+        { provide: APP_INTERCEPTOR, useClass: RequestScopeInterceptor },
+      ],
     };
   }
 }

@@ -1,6 +1,7 @@
 // How a service reports an OpenAI-style error over gRPC: the status code decides the HTTP
 // status (see GRPC_STATUS_TO_HTTP); trailing metadata carries the OpenAI `param` and `code`,
-// so the gateway never has to parse message text.
+// so the gateway never has to parse message text. Also the one mapping from what a handler
+// throws to the status its caller gets (`grpcStatusErrorOf`).
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 
 export const ERROR_PARAM_KEY = 'tessera-error-param';
@@ -49,4 +50,16 @@ export class GrpcStatusError extends Error {
   toServiceError(): Partial<ServiceError> {
     return grpcError(this.code, this.message, this.details);
   }
+}
+
+/**
+ * The status for what a handler threw: a GrpcStatusError as thrown; anything thrown after the
+ * call was cancelled or ran past its deadline as that (the abort reason of the call's signal, a
+ * GrpcStatusError); anything else INTERNAL, whose message stays in the service's log and never
+ * reaches the caller.
+ */
+export function grpcStatusErrorOf(thrown: unknown, signal?: AbortSignal): GrpcStatusError {
+  if (thrown instanceof GrpcStatusError) return thrown;
+  if (signal?.aborted && signal.reason instanceof GrpcStatusError) return signal.reason;
+  return new GrpcStatusError(status.INTERNAL, 'internal error');
 }

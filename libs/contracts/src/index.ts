@@ -2,6 +2,8 @@ export * from './capability';
 export * from './grpc.options';
 export * from './grpc.package';
 export * from './grpc-error';
+export * from './grpc-call.context';
+export * from './grpc-handler.wrapper';
 export * from './grpc.server-host';
 export * from './grpc.health-client';
 export type * from './generated/tessera/v1/EmbedRequest';

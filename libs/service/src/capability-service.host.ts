@@ -11,13 +11,14 @@ import {
 } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import {
+  GrpcHandlerWrapper,
   GrpcServerHost,
   qualifiedServiceName,
   type Capability,
   type ListModelsResponse,
   type ModelInfo,
 } from '@tessera/contracts';
-import { GrpcServerMetrics, tracedUnary } from '@tessera/observability';
+import { GrpcServerMetrics } from '@tessera/observability';
 import {
   CAPABILITY_SERVICE,
   SERVED_CAPABILITY,
@@ -50,11 +51,9 @@ export class CapabilityServiceHost
     this.logger = new Logger(`${capability} service`);
     this.grpc = new GrpcServerHost(capability, {
       ...service.handlers,
-      ListModels: tracedUnary(
-        `${qualifiedServiceName(capability)}/ListModels`,
-        async (): Promise<ListModelsResponse> => ({ models: this.listModels() }),
-        metrics,
-      ),
+      ListModels: new GrpcHandlerWrapper(metrics).unary(async (): Promise<ListModelsResponse> => ({
+        models: this.listModels(),
+      })),
     });
   }
 

@@ -1,7 +1,6 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import type { EmbedResponse__Output } from '@tessera/contracts';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { GEN_AI } from '@tessera/observability';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
 import { UpstreamClients } from '../upstream/upstream-clients';
@@ -20,7 +19,6 @@ export class EmbeddingsController {
   async create(
     @Body() body: unknown,
     @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OpenAIEmbeddingsResponse> {
     const embeddings = parseEmbeddingsRequest(body);
     const model = this.router.route(embeddings.model, 'embeddings');
@@ -29,23 +27,12 @@ export class EmbeddingsController {
       [GEN_AI.requestModel]: embeddings.model,
       [GEN_AI.requestEncodingFormats]: [embeddings.encodingFormat],
     });
-    const response = await this.upstreams.unary<'embeddings', EmbedResponse__Output>(
-      'embeddings',
-      'Embed',
-      (client, metadata, options, callback) =>
-        client.Embed(
-          {
-            model: model.id,
-            inputs: embeddings.inputs,
-            dimensions: embeddings.dimensions ?? 0,
-            user: embeddings.user,
-          },
-          metadata,
-          options,
-          callback,
-        ),
-      { request, reply },
-    );
+    const response = await this.upstreams.unary('embeddings', 'Embed', {
+      model: model.id,
+      inputs: embeddings.inputs,
+      dimensions: embeddings.dimensions ?? 0,
+      user: embeddings.user,
+    });
     request.tesseraSpan?.setAttribute(GEN_AI.inputTokens, response.usage?.prompt_tokens ?? 0);
     return toOpenAIEmbeddings(response, embeddings.encodingFormat, embeddings.model);
   }

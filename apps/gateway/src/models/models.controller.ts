@@ -1,6 +1,6 @@
 // GET /v1/models and /v1/models/{id}: what the capability services report they have loaded.
 import { Controller, Get, Inject, Param } from '@nestjs/common';
-import type { Capability, ListModelsResponse, ModelInfo } from '@tessera/contracts';
+import type { Capability, ModelInfo } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
@@ -38,12 +38,11 @@ export class ModelsController {
   }
 
   private async listOf(capability: Capability): Promise<ModelInfo[]> {
-    const response = await this.upstreams.unary<Capability, ListModelsResponse>(
+    const response = await this.upstreams.unary(
       capability,
       'ListModels',
-      (client, metadata, options, callback) => client.ListModels({}, metadata, options, callback),
-      undefined,
-      LIST_TIMEOUT_MS,
+      {},
+      { timeoutMs: LIST_TIMEOUT_MS },
     );
     return response.models ?? [];
   }

@@ -1,9 +1,10 @@
 // gRPC clients for the capability services: one channel per capability (round-robin over the
-// addresses DNS returns), a deadline on every call, W3C trace context and the request id in
-// metadata, and cancellation of the call when the HTTP client goes away.
+// addresses DNS returns). Unary, server-streaming and client-streaming calls all go through one
+// interceptor (upstream-call.interceptor.ts: deadline, trace context, request id, cancel when
+// the HTTP client goes away); errors come back as OpenAI errors through one table.
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
-import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import type { MethodDefinition } from '@grpc/proto-loader';
 import {
   CLIENT_CHANNEL_OPTIONS,
   checkServing,
@@ -15,29 +16,23 @@ import {
   type HealthClient,
 } from '@tessera/contracts';
 import type { GatewayConfig } from '@tessera/config';
-import { injectTraceContext } from '@tessera/observability';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openAIErrorFromGrpc } from '../errors/grpc-status-to-http';
 import { OpenAIError } from '../errors/openai-error';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { upstreamCallInterceptor } from './upstream-call.interceptor';
+import type { MethodOf, RequestOf, ResponseOf } from './upstream.methods';
+import { upstreamStream, writeClientStream, type UpstreamStream } from './upstream.streams';
 
-type ServiceClient<C extends Capability> = InstanceType<ReturnType<typeof loadService<C>>>;
+const CALL_KINDS = {
+  unary: { requestStream: false, responseStream: false },
+  serverStream: { requestStream: false, responseStream: true },
+  clientStream: { requestStream: true, responseStream: false },
+};
 
-/** Starts one unary call on the typed client, with the metadata and options given. */
-type UnaryStarter<C extends Capability, Res> = (
-  client: ServiceClient<C>,
-  metadata: grpc.Metadata,
-  options: grpc.CallOptions,
-  callback: (error: grpc.ServiceError | null, response?: Res) => void,
-) => grpc.ClientUnaryCall;
-
-/** The HTTP exchange a call belongs to (absent for the gateway's own calls). */
-export interface CallOrigin {
-  request: FastifyRequest;
-  reply: FastifyReply;
+export interface UpstreamCallOptions {
+  /** Overrides the gateway's request timeout for this call. */
+  timeoutMs?: number;
 }
-
-const tracer = trace.getTracer('tessera');
 
 @Injectable()
 export class UpstreamClients implements OnApplicationShutdown {
@@ -50,46 +45,72 @@ export class UpstreamClients implements OnApplicationShutdown {
     return Object.keys(this.config.upstreams) as Capability[];
   }
 
-  async unary<C extends Capability, Res>(
+  unary<C extends Capability, M extends MethodOf<C>>(
     capability: C,
-    method: string,
-    start: UnaryStarter<C, Res>,
-    origin?: CallOrigin,
-    timeoutMs = this.config.requestTimeoutMs,
-  ): Promise<Res> {
-    const client = this.client(capability);
-    const parent = origin?.request.tesseraSpan
-      ? trace.setSpan(context.active(), origin.request.tesseraSpan)
-      : context.active();
-    const span = tracer.startSpan(
-      `${qualifiedServiceName(capability)}/${method}`,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: { 'rpc.system': 'grpc', 'rpc.method': method },
-      },
-      parent,
-    );
-    const metadata = injectTraceContext(trace.setSpan(parent, span), new grpc.Metadata());
-    if (origin) metadata.set('x-request-id', origin.request.id);
+    method: M,
+    request: RequestOf<C, M>,
+    options: UpstreamCallOptions = {},
+  ): Promise<ResponseOf<C, M>> {
+    const { client, definition } = this.method(capability, method, 'unary');
+    return new Promise((resolve, reject) => {
+      client.makeUnaryRequest(
+        definition.path,
+        definition.requestSerialize,
+        definition.responseDeserialize,
+        request,
+        callOptions(options),
+        (error, response) =>
+          error ? reject(openAIErrorFromGrpc(error, capability)) : resolve(response!),
+      );
+    });
+  }
 
-    return new Promise<Res>((resolve, reject) => {
-      const call = start(
-        client,
-        metadata,
-        { deadline: Date.now() + timeoutMs },
+  /** The service's messages as they come; ending the iteration early cancels the call. */
+  serverStream<C extends Capability, M extends MethodOf<C>>(
+    capability: C,
+    method: M,
+    request: RequestOf<C, M>,
+    options: UpstreamCallOptions = {},
+  ): UpstreamStream<ResponseOf<C, M>> {
+    const { client, definition } = this.method(capability, method, 'serverStream');
+    const call = client.makeServerStreamRequest(
+      definition.path,
+      definition.requestSerialize,
+      definition.responseDeserialize,
+      request,
+      callOptions(options),
+    );
+    return upstreamStream(call, (error) => openAIErrorFromGrpc(error, capability));
+  }
+
+  /** Sends `requests` as they come (with backpressure) and resolves with the one response. */
+  async clientStream<C extends Capability, M extends MethodOf<C>>(
+    capability: C,
+    method: M,
+    requests: AsyncIterable<RequestOf<C, M>>,
+    options: UpstreamCallOptions = {},
+  ): Promise<ResponseOf<C, M>> {
+    const { client, definition } = this.method(capability, method, 'clientStream');
+    const settled = new AbortController();
+    let call!: grpc.ClientWritableStream<RequestOf<C, M>>;
+    const response = new Promise<ResponseOf<C, M>>((resolve, reject) => {
+      call = client.makeClientStreamRequest(
+        definition.path,
+        definition.requestSerialize,
+        definition.responseDeserialize,
+        callOptions(options),
         (error, response) => {
-          origin?.reply.raw.off('close', cancelIfAbandoned);
-          endSpan(span, error);
+          settled.abort();
           if (error) reject(openAIErrorFromGrpc(error, capability));
-          else resolve(response as Res);
+          else resolve(response!);
         },
       );
-      // The client hung up before we answered: stop the work upstream.
-      const cancelIfAbandoned = () => {
-        if (!origin?.reply.raw.writableFinished) call.cancel();
-      };
-      origin?.reply.raw.once('close', cancelIfAbandoned);
     });
+    const [, result] = await Promise.all([
+      writeClientStream(call, requests, settled.signal),
+      response,
+    ]);
+    return result;
   }
 
   /** True when the capability's service answers SERVING on grpc.health.v1. */
@@ -106,18 +127,38 @@ export class UpstreamClients implements OnApplicationShutdown {
     for (const client of [...this.clients.values(), ...this.healthClients.values()]) client.close();
   }
 
-  private client<C extends Capability>(capability: C): ServiceClient<C> {
+  private method<C extends Capability, M extends MethodOf<C>>(
+    capability: C,
+    method: M,
+    kind: keyof typeof CALL_KINDS,
+  ) {
+    const definition = loadService(capability).service[method] as unknown as MethodDefinition<
+      RequestOf<C, M>,
+      unknown,
+      unknown,
+      ResponseOf<C, M>
+    >;
+    const { requestStream, responseStream } = CALL_KINDS[kind];
+    if (
+      definition.requestStream !== requestStream ||
+      definition.responseStream !== responseStream
+    ) {
+      throw new Error(`${definition.path} is not a ${kind} method`);
+    }
+    return { client: this.client(capability), definition };
+  }
+
+  private client(capability: Capability): grpc.Client {
     let client = this.clients.get(capability);
     if (!client) {
       const Service = loadService(capability);
-      client = new Service(
-        this.target(capability),
-        grpc.credentials.createInsecure(),
-        CLIENT_CHANNEL_OPTIONS,
-      ) as grpc.Client;
+      client = new Service(this.target(capability), grpc.credentials.createInsecure(), {
+        ...CLIENT_CHANNEL_OPTIONS,
+        interceptors: [upstreamCallInterceptor(this.config.requestTimeoutMs)],
+      });
       this.clients.set(capability, client);
     }
-    return client as ServiceClient<C>;
+    return client;
   }
 
   private target(capability: Capability): string {
@@ -135,12 +176,7 @@ export class UpstreamClients implements OnApplicationShutdown {
   }
 }
 
-function endSpan(span: Span, error: grpc.ServiceError | null): void {
-  if (error) {
-    span.setAttribute('rpc.grpc.status_code', error.code);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
-  } else {
-    span.setAttribute('rpc.grpc.status_code', grpc.status.OK);
-  }
-  span.end();
+function callOptions(options: UpstreamCallOptions): grpc.CallOptions {
+  // Without a deadline here, the interceptor sets the gateway's request timeout.
+  return options.timeoutMs === undefined ? {} : { deadline: Date.now() + options.timeoutMs };
 }
