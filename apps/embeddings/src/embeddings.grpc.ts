@@ -38,7 +38,15 @@ export class EmbeddingsGrpcServer implements OnApplicationBootstrap, BeforeAppli
         async (request, call, span) => {
           if (call.cancelled)
             throw new GrpcStatusError(status.CANCELLED, 'cancelled by the caller');
-          return embedHandler.embed(request, span);
+          // Lets the runtime drop the work once the caller is gone (cancel, deadline).
+          const cancelled = new AbortController();
+          call.once('cancelled', () => cancelled.abort());
+          const deadline = Number(call.getDeadline());
+          return embedHandler.embed(request, {
+            span,
+            signal: cancelled.signal,
+            deadline: Number.isFinite(deadline) ? deadline : undefined,
+          });
         },
         metrics,
       ),
