@@ -131,16 +131,15 @@ export class OrtWorkerPool<T extends EngineTypes> {
     let wake: (() => void) | undefined;
     let finished = false;
     let failure: Error | undefined;
+    const settle = (error?: Error) => {
+      finished = true;
+      failure = error;
+      wake?.();
+    };
     this.submit(request, { ...options, signal }, (chunk) => {
       chunks.push(chunk);
       wake?.();
-    }).then(
-      () => (finished = true),
-      (error: Error) => {
-        finished = true;
-        failure = error;
-      },
-    );
+    }).then(() => settle(), settle);
     try {
       for (;;) {
         if (chunks.length > 0) {

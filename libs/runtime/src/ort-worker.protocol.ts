@@ -2,6 +2,7 @@
 // its replies echo; a job may get any number of `chunk` replies, then exactly one `result` or
 // `error`.
 import type { SessionSettings } from './runtime.options';
+import { WorkCancelledError, WorkDeadlineError } from './work.errors';
 
 /** `workerData` of every ORT worker. */
 export interface OrtWorkerInit {
@@ -43,9 +44,16 @@ export function serializeError(error: unknown): SerializedError {
   return { name: 'Error', message: String(error) };
 }
 
+/** Errors a caller tells apart by class; the rest come back as plain Errors with their name. */
+const REVIVED: Record<string, new (message: string) => Error> = {
+  WorkCancelledError,
+  WorkDeadlineError,
+};
+
 export function reviveError({ name, message, stack }: SerializedError): Error {
-  const error = new Error(message);
-  error.name = name;
+  const Revived = REVIVED[name];
+  const error = Revived ? new Revived(message) : new Error(message);
+  if (!Revived) error.name = name;
   if (stack) error.stack = stack;
   return error;
 }

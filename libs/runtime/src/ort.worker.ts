@@ -10,11 +10,7 @@ import {
   type OrtWorkerReply,
 } from './ort-worker.protocol';
 import { sessionFactory } from './session.factory';
-
-/** Why a job's signal aborted: the engine may throw it as is (see throwIfAborted). */
-class JobAbortedError extends Error {
-  override readonly name = 'JobAbortedError';
-}
+import { WorkCancelledError, WorkDeadlineError } from './work.errors';
 
 function send(port: MessagePort, reply: OrtWorkerReply, transfer: readonly ArrayBuffer[] = []) {
   try {
@@ -36,7 +32,8 @@ async function serve(
   const transfer: ArrayBuffer[] = [];
   let timer: NodeJS.Timeout | undefined;
   if (job.deadline !== undefined) {
-    const abort = () => controller.abort(new JobAbortedError('the deadline passed'));
+    // The reason is what the engine throws (signal.throwIfAborted), revived by the pool.
+    const abort = () => controller.abort(new WorkDeadlineError('the deadline passed'));
     timer = setTimeout(abort, Math.max(0, job.deadline - Date.now()));
   }
   const context: JobContext<EngineTypes> = {
@@ -76,7 +73,7 @@ async function main(port: MessagePort): Promise<void> {
   const running = new Map<number, AbortController>();
   port.on('message', (command: OrtWorkerCommand) => {
     if (command.type === 'cancel') {
-      running.get(command.id)?.abort(new JobAbortedError('cancelled by the caller'));
+      running.get(command.id)?.abort(new WorkCancelledError('cancelled by the caller'));
       return;
     }
     const controller = new AbortController();

@@ -20,6 +20,9 @@ export function sessionFactory(
         executionMode: settings.interOpNumThreads > 1 ? 'parallel' : 'sequential',
         graphOptimizationLevel: settings.graphOptimizationLevel,
         executionProviders: [...providers],
+        // A provider that fails to load is reported once, by the warning below, not also by
+        // ORT's own error log on stderr.
+        ...(providers.some((provider) => provider !== 'cpu') && { logSeverityLevel: 4 as const }),
         ...(settings.freeDimensionOverrides && {
           freeDimensionOverrides: { ...settings.freeDimensionOverrides },
         }),
