@@ -116,12 +116,10 @@ describe('a model with a small queue and a small request cap', () => {
   const embed = (input: string[]) => post(gateway, '/v1/embeddings', { model: 'tiny-bert', input });
 
   beforeAll(async () => {
+    const source = JSON.stringify(fixtureModelDir('tiny-bert'));
+    const options = '{ max_queued_items: 4, max_request_tokens: 1000, intra_op_threads: 1 }';
     const modelsFile = temporaryModelsFile([
-      'models:',
-      '  - id: tiny-bert',
-      '    capability: embeddings',
-      `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,
-      '    options: { max_queued_items: 4, max_request_tokens: 1000, intra_op_threads: 1 }',
+      `models: [{ id: tiny-bert, capability: embeddings, source: ${source}, options: ${options} }]`,
     ]);
     service = await startEmbeddingsService(modelsFile);
     gateway = await startGateway({

@@ -20,6 +20,20 @@ function steppingPool(overrides: Partial<OrtWorkerPoolOptions<SteppingEngineType
   });
 }
 
+/** Starts a pool of its own for one test and always closes it. */
+async function withPool(
+  overrides: Partial<OrtWorkerPoolOptions<SteppingEngineTypes>>,
+  test: (pool: OrtWorkerPool<SteppingEngineTypes>) => Promise<void>,
+): Promise<void> {
+  const pool = steppingPool(overrides);
+  await pool.start();
+  try {
+    await test(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
 async function collect(stream: AsyncIterable<SteppingChunk>): Promise<SteppingChunk[]> {
   const chunks: SteppingChunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
@@ -131,9 +145,7 @@ describe('OrtWorkerPool with a stateful streaming engine', () => {
 
 describe('OrtWorkerPool queueing, crashes and shutdown', () => {
   it('drops a queued job when its caller goes away or its deadline passes before its turn', async () => {
-    const pool = steppingPool();
-    await pool.start();
-    try {
+    await withPool({}, async (pool) => {
       const busy = pool.execute({ kind: 'steps', sequence: 'q', steps: 5, pauseMs: 20 });
       const controller = new AbortController();
       const request = { kind: 'steps', sequence: 'q', steps: 1 } as const;
@@ -144,29 +156,21 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
       await expect(busy).resolves.toEqual({ runs: 5, steps: 5 });
       await expect(expired).rejects.toThrow(WorkDeadlineError);
       expect(await runsOf(pool)).toBe(5); // neither dropped job ran
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('refuses jobs beyond max_queued_items with QueueFullError', async () => {
-    const pool = steppingPool({ runtime: { intra_op_threads: 1, max_queued_items: 1 } });
-    await pool.start();
-    try {
+    await withPool({ runtime: { intra_op_threads: 1, max_queued_items: 1 } }, async (pool) => {
       const request = { kind: 'steps', sequence: 'z', steps: 2, pauseMs: 20 } as const;
       const running = pool.execute(request);
       const queued = pool.execute(request);
       await expect(pool.execute(request)).rejects.toThrow(QueueFullError);
       await expect(Promise.all([running, queued])).resolves.toHaveLength(2);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it("fails only the crashed worker's job, then replaces the worker", async () => {
-    const pool = steppingPool({ runtime: { workers: 2, intra_op_threads: 1 } });
-    await pool.start();
-    try {
+    await withPool({ runtime: { workers: 2, intra_op_threads: 1 } }, async (pool) => {
       const other = pool.execute(
         { kind: 'steps', sequence: 'o', steps: 3, pauseMs: 20 },
         { worker: 1 },
@@ -177,9 +181,7 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
       await expect(other).resolves.toEqual({ runs: 3, steps: 3 });
       // Worker 0 is back, with fresh state.
       await expect(runsOf(pool, 0)).resolves.toBe(0);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('finishes running jobs, rejects queued and new work once closed', async () => {
@@ -195,27 +197,26 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
 
   it('falls back from CUDA to CPU with a warning when the provider cannot load', async () => {
     const warnings: string[] = [];
-    const pool = steppingPool({
-      runtime: {
-        intra_op_threads: 1,
-        execution_providers: ['cuda', 'cpu'],
-        graph_optimization_level: 'basic',
-        free_dimension_overrides: { batch_size: 1 },
+    await withPool(
+      {
+        runtime: {
+          intra_op_threads: 1,
+          execution_providers: ['cuda', 'cpu'],
+          graph_optimization_level: 'basic',
+          free_dimension_overrides: { batch_size: 1 },
+        },
+        onWarning: (message) => warnings.push(message),
       },
-      onWarning: (message) => warnings.push(message),
-    });
-    await pool.start();
-    try {
-      expect(warnings).toEqual([
-        expect.stringMatching(
-          /worker 0: execution provider 'cuda' could not be used .*falling back to cpu/,
-        ),
-      ]);
-      const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
-      expect(chunks).toHaveLength(1);
-    } finally {
-      await pool.close();
-    }
+      async (pool) => {
+        expect(warnings).toEqual([
+          expect.stringMatching(
+            /worker 0: execution provider 'cuda' could not be used .*falling back to cpu/,
+          ),
+        ]);
+        const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
+        expect(chunks).toHaveLength(1);
+      },
+    );
   });
 
   it('fails to start with a clear error for a missing model or a module that is no engine', async () => {
