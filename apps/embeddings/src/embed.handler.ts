@@ -13,6 +13,8 @@ import {
   type EncoderRejection,
 } from '@tessera/encoder';
 import {
+  MicroBatcherClosedError,
+  OrtWorkerPoolUnavailableError,
   QueueFullError,
   WorkCancelledError,
   WorkDeadlineError,
@@ -43,6 +45,10 @@ function workStatus(error: unknown): GrpcStatusError | undefined {
     return new GrpcStatusError(status.CANCELLED, error.message);
   if (error instanceof WorkDeadlineError) {
     return new GrpcStatusError(status.DEADLINE_EXCEEDED, error.message);
+  }
+  // Shutting down, or no worker left: another instance (or a restart) can serve it.
+  if (error instanceof MicroBatcherClosedError || error instanceof OrtWorkerPoolUnavailableError) {
+    return new GrpcStatusError(status.UNAVAILABLE, error.message);
   }
   return undefined;
 }

@@ -3,10 +3,9 @@
 export {
   DEFAULT_MAX_REQUEST_TOKENS,
   EncoderModel,
-  MAX_CHARS_PER_TOKEN,
   type EarlyRejection,
   type EncoderModelOptions,
   type EncoderOutcome,
 } from './encoder.model';
 export type { EncoderInput, EncoderRejection } from './encoder.protocol';
-export { l2Normalize, truncateAndNormalize, type Pooling } from './pooling';
+export { truncateAndNormalize, type Pooling } from './pooling';

@@ -13,12 +13,7 @@ export {
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
 export { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';
-export {
-  RuntimeOptionsSchema,
-  parseModelOptions,
-  type RuntimeOptions,
-  type SessionSettings,
-} from './runtime.options';
+export { RuntimeOptionsSchema, parseModelOptions, type RuntimeOptions } from './runtime.options';
 export {
   QueueFullError,
   WorkCancelledError,

@@ -72,6 +72,13 @@ describe('OrtWorkerPool with a stateful streaming engine', () => {
     expect(new Set([...first, ...second].map((c) => c.value)).size).toBe(5);
   });
 
+  it('moves buffers to the worker and back instead of copying them', async () => {
+    const data = Float32Array.from([1, 2, 3]);
+    const result = await pool.execute({ kind: 'double', data }, { transfer: [data.buffer] });
+    expect(data.byteLength).toBe(0); // detached: moved to the worker
+    expect(result.data).toEqual(Float32Array.from([2, 4, 6]));
+  });
+
   it('runs several jobs at once in one worker (concurrency), each streaming its own replies', async () => {
     const order: string[] = [];
     const follow = async (sequence: string) => {

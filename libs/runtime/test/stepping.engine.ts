@@ -16,6 +16,8 @@ export type SteppingRequest =
       readonly pauseMs?: number;
     }
   | { readonly kind: 'runs' }
+  /** Doubles `data` in place and hands it back: buffers moved both ways, not copied. */
+  | { readonly kind: 'double'; readonly data: Float32Array }
   | { readonly kind: 'crash' };
 
 export interface SteppingChunk {
@@ -30,7 +32,7 @@ export interface SteppingEngineTypes {
   readonly options: { readonly onnxFile: string };
   readonly info: { readonly inputNames: readonly string[]; readonly worker: number };
   readonly request: SteppingRequest;
-  readonly result: { readonly runs: number; readonly steps: number };
+  readonly result: { readonly runs: number; readonly steps: number; readonly data?: Float32Array };
   readonly chunk: SteppingChunk;
 }
 
@@ -55,6 +57,11 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
     async run(request, job) {
       if (request.kind === 'runs') return { runs, steps: 0 };
       if (request.kind === 'crash') process.exit(3);
+      if (request.kind === 'double') {
+        for (let i = 0; i < request.data.length; i++) request.data[i] *= 2;
+        job.transfer(request.data.buffer as ArrayBuffer);
+        return { runs, steps: 0, data: request.data };
+      }
       const history = histories.get(request.sequence) ?? [2];
       histories.set(request.sequence, history);
       for (let i = 0; i < request.steps; i++) {
