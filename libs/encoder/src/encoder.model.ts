@@ -29,8 +29,6 @@ export interface EncoderModelOptions {
   readonly runtime?: Partial<RuntimeOptions>;
   /** Most tokens the inputs of one request may add up to. Default 300,000 (as OpenAI's). */
   readonly maxRequestTokens?: number;
-  /** Overrides the pooling read from the sentence-transformers files. */
-  readonly pooling?: Pooling;
   /** Where worker warnings go (e.g. an execution provider fallback). */
   readonly onWarning?: (message: string) => void;
 }
@@ -67,7 +65,6 @@ export class EncoderModel {
 
   private constructor(
     private readonly pool: OrtWorkerPool<EncoderEngineTypes>,
-    readonly modelDir: string,
     readonly dimensions: number,
     readonly vocabSize: number,
     readonly maxTokens: number,
@@ -103,12 +100,11 @@ export class EncoderModel {
         OUTPUT_PREFERENCE.find((name) => outputNames.includes(name)) ?? outputNames[0];
       return new EncoderModel(
         pool,
-        modelDir,
         config.dimensions,
         config.vocabSize,
         config.maxTokens,
         options.maxRequestTokens ?? DEFAULT_MAX_REQUEST_TOKENS,
-        options.pooling ?? config.pooling,
+        config.pooling,
         // Without a pad token any id will do: padded positions are masked out.
         pool.info.padTokenId ?? 0,
         outputName,
