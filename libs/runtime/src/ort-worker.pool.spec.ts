@@ -58,6 +58,7 @@ describe('OrtWorkerPool with a stateful streaming engine', () => {
     expect(pool.info).toEqual({
       inputNames: ['input_ids', 'attention_mask', 'token_type_ids'],
       worker: 0,
+      sessions: 2,
     });
   });
 

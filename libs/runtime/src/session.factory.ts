@@ -1,6 +1,7 @@
 // Opens InferenceSessions inside a worker with the model's session settings. A provider other
 // than CPU that cannot load (no GPU, no CUDA libraries in this onnxruntime-node build) is
-// dropped with a warning and the session opens on what is left, ending with CPU.
+// dropped with a warning (once per worker) and the session opens on what is left, ending with
+// CPU.
 import { isAbsolute, join } from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
 import type { SessionFactory } from './engine.contract';
@@ -11,6 +12,8 @@ export function sessionFactory(
   settings: SessionSettings,
   warn: (message: string) => void,
 ): SessionFactory {
+  // What is left after a fallback: later sessions of the worker skip it without a new warning.
+  let providers = [...settings.executionProviders];
   return {
     async create(file: string): Promise<InferenceSession> {
       const path = isAbsolute(file) ? file : join(modelDir, file);
@@ -27,7 +30,6 @@ export function sessionFactory(
           freeDimensionOverrides: { ...settings.freeDimensionOverrides },
         }),
       });
-      let providers = [...settings.executionProviders];
       for (;;) {
         try {
           return await InferenceSession.create(path, options(providers));

@@ -30,20 +30,28 @@ export interface SteppingChunk {
 
 export interface SteppingEngineTypes {
   readonly options: { readonly onnxFile: string };
-  readonly info: { readonly inputNames: readonly string[]; readonly worker: number };
+  readonly info: {
+    readonly inputNames: readonly string[];
+    readonly worker: number;
+    readonly sessions: number;
+  };
   readonly request: SteppingRequest;
   readonly result: { readonly runs: number; readonly steps: number; readonly data?: Float32Array };
   readonly chunk: SteppingChunk;
 }
 
 export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => {
-  const session = await init.sessions.create(init.options.onnxFile);
+  // Two sessions, as an encoder-decoder engine has: steps alternate between them.
+  const sessions = [
+    await init.sessions.create(init.options.onnxFile),
+    await init.sessions.create(init.options.onnxFile),
+  ];
   const histories = new Map<string, number[]>();
   let runs = 0;
 
   async function step(ids: number[]): Promise<number> {
     const dims = [1, ids.length];
-    const output = await session.run({
+    const output = await sessions[runs % 2].run({
       input_ids: new Tensor('int64', BigInt64Array.from(ids, BigInt), dims),
       attention_mask: new Tensor('int64', new BigInt64Array(ids.length).fill(1n), dims),
       token_type_ids: new Tensor('int64', new BigInt64Array(ids.length), dims),
@@ -53,7 +61,11 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
   }
 
   return {
-    info: { inputNames: [...session.inputNames], worker: init.worker },
+    info: {
+      inputNames: [...sessions[0].inputNames],
+      worker: init.worker,
+      sessions: sessions.length,
+    },
     async run(request, job) {
       if (request.kind === 'runs') return { runs, steps: 0 };
       if (request.kind === 'crash') process.exit(3);
