@@ -41,8 +41,9 @@ function workStatus(error: unknown): GrpcStatusError | undefined {
       { param: null, code: 'rate_limit_exceeded' },
     );
   }
-  if (error instanceof WorkCancelledError)
+  if (error instanceof WorkCancelledError) {
     return new GrpcStatusError(status.CANCELLED, error.message);
+  }
   if (error instanceof WorkDeadlineError) {
     return new GrpcStatusError(status.DEADLINE_EXCEEDED, error.message);
   }
