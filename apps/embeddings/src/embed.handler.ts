@@ -1,11 +1,25 @@
 // The Embed call: the model's micro-batcher, then the model's verdict on each input (vocabulary,
-// context length) as OpenAI errors. Shapes and types were validated once, at the gateway.
+// context length) as OpenAI errors. Shapes and types were validated once, at the gateway. What
+// cannot fit is refused before it is queued, and work whose caller is gone is not done.
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
 import { trace, type Span } from '@opentelemetry/api';
 import { GrpcStatusError, type EmbedRequest__Output, type EmbedResponse } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
-import { truncateAndNormalize, type EncoderInput, type EncoderOutcome } from '@tessera/runtime';
+import {
+  truncateAndNormalize,
+  type EncoderInput,
+  type EncoderOutcome,
+  type EncoderRejection,
+} from '@tessera/encoder';
+import {
+  MicroBatcherClosedError,
+  OrtWorkerPoolUnavailableError,
+  QueueFullError,
+  WorkCancelledError,
+  WorkDeadlineError,
+  type WorkBounds,
+} from '@tessera/runtime';
 import { EmbeddingModels, type EmbeddingModel } from './embedding-models';
 
 const tracer = trace.getTracer('tessera');
@@ -13,11 +27,39 @@ const tracer = trace.getTracer('tessera');
 const invalidInput = (message: string, param = 'input', code: string | null = null) =>
   new GrpcStatusError(status.INVALID_ARGUMENT, message, { param, code });
 
+/** The call an Embed runs for: its trace span, and what tells that its caller is gone. */
+export interface EmbedContext extends WorkBounds {
+  readonly span: Span;
+}
+
+/** Why queued work was not done, as the status the caller gets. */
+function workStatus(error: unknown): GrpcStatusError | undefined {
+  if (error instanceof QueueFullError) {
+    return new GrpcStatusError(
+      status.RESOURCE_EXHAUSTED,
+      `The model is busy (${error.message}); retry shortly.`,
+      { param: null, code: 'rate_limit_exceeded' },
+    );
+  }
+  if (error instanceof WorkCancelledError) {
+    return new GrpcStatusError(status.CANCELLED, error.message);
+  }
+  if (error instanceof WorkDeadlineError) {
+    return new GrpcStatusError(status.DEADLINE_EXCEEDED, error.message);
+  }
+  // Shutting down, or no worker left: another instance (or a restart) can serve it.
+  if (error instanceof MicroBatcherClosedError || error instanceof OrtWorkerPoolUnavailableError) {
+    return new GrpcStatusError(status.UNAVAILABLE, error.message);
+  }
+  return undefined;
+}
+
 @Injectable()
 export class EmbedHandler {
   constructor(private readonly models: EmbeddingModels) {}
 
-  async embed(request: EmbedRequest__Output, span: Span): Promise<EmbedResponse> {
+  async embed(request: EmbedRequest__Output, context: EmbedContext): Promise<EmbedResponse> {
+    const { span } = context;
     const model = this.models.find(request.model);
     if (!model) {
       throw new GrpcStatusError(
@@ -41,7 +83,11 @@ export class EmbedHandler {
     const inputs = request.inputs.map((input) =>
       input.kind === 'text' ? (input.text ?? '') : (input.tokens?.ids ?? []),
     );
-    const outcomes = await this.run(model, inputs);
+    const early = encoder.refuseEarly(inputs);
+    if (early) {
+      throw this.rejection(model, early.rejection, early.tokens, early.index, inputs.length);
+    }
+    const outcomes = await this.run(model, inputs, context);
     const vectors = outcomes.flatMap((outcome) => ('vector' in outcome ? [outcome.vector] : []));
     if (vectors.length < outcomes.length) throw this.rejected(model, outcomes);
     const dims = request.dimensions || encoder.dimensions;
@@ -66,13 +112,19 @@ export class EmbedHandler {
    * The model run (tokenization included), as a span of its own: time in the micro-batch queue
    * plus the worker job.
    */
-  private run(model: EmbeddingModel, inputs: EncoderInput[]): Promise<EncoderOutcome[]> {
+  private run(
+    model: EmbeddingModel,
+    inputs: EncoderInput[],
+    bounds: WorkBounds,
+  ): Promise<EncoderOutcome[]> {
     return tracer.startActiveSpan('onnxruntime.run', async (span) => {
       span.setAttribute(GEN_AI.operationName, 'embeddings');
       span.setAttribute(GEN_AI.responseModel, model.spec.id);
       span.setAttribute('tessera.batch.items', inputs.length);
       try {
-        return await this.models.embed(model, inputs);
+        return await this.models.embed(model, inputs, bounds);
+      } catch (error) {
+        throw workStatus(error) ?? error;
       } finally {
         span.end();
       }
@@ -84,14 +136,27 @@ export class EmbedHandler {
    * siblings come back as `request_rejected`).
    */
   private rejected(model: EmbeddingModel, outcomes: EncoderOutcome[]): GrpcStatusError {
-    const { encoder, spec } = model;
     const index = outcomes.findIndex(
       (outcome) => 'rejection' in outcome && outcome.rejection.reason !== 'request_rejected',
     );
     const outcome = outcomes[index];
-    const rejection = outcome && 'rejection' in outcome ? outcome.rejection : null;
-    const where = outcomes.length > 1 ? `input[${index}]` : 'input';
-    switch (rejection?.reason) {
+    if (!outcome || !('rejection' in outcome)) {
+      return new GrpcStatusError(status.INTERNAL, 'the model skipped an input without a reason');
+    }
+    return this.rejection(model, outcome.rejection, outcome.tokens, index, outcomes.length);
+  }
+
+  private rejection(
+    model: EmbeddingModel,
+    rejection: EncoderRejection,
+    tokens: number,
+    index: number,
+    inputs: number,
+  ): GrpcStatusError {
+    const { encoder, spec } = model;
+    const where = inputs > 1 ? `input[${index}]` : 'input';
+    const tooLong = (message: string) => invalidInput(message, 'input', 'context_length_exceeded');
+    switch (rejection.reason) {
       case 'empty':
         return invalidInput(`${where} must not be empty.`);
       case 'out_of_vocabulary':
@@ -100,13 +165,27 @@ export class EmbedHandler {
             `'${spec.id}' (ids 0 to ${encoder.vocabSize - 1}).`,
         );
       case 'too_long':
-        return invalidInput(
-          `${where} is ${outcome.tokens} tokens long, but the model '${spec.id}' accepts at ` +
-            `most ${encoder.maxTokens} tokens per input. Shorten the input; it is not truncated.`,
-          'input',
-          'context_length_exceeded',
+        return tooLong(
+          `${where} is ${rejection.truncated ? 'at least ' : ''}${tokens} tokens long, but the ` +
+            `model '${spec.id}' accepts at most ${encoder.maxTokens} tokens per input. ` +
+            `Shorten the input; it is not truncated.`,
         );
-      default:
+      case 'too_many_characters':
+        return tooLong(
+          `${where} is ${rejection.characters} characters long, more than the model ` +
+            `'${spec.id}' can take: it accepts at most ${encoder.maxTokens} tokens per input, ` +
+            `and no input over ${encoder.maxInputChars} characters fits. Shorten the input; ` +
+            `it is not truncated.`,
+        );
+      case 'request_too_long':
+        return invalidInput(
+          `The inputs up to ${where} add up to ${rejection.requestTokens} tokens, more than ` +
+            `the ${encoder.maxRequestTokens} tokens per request that '${spec.id}' accepts. ` +
+            `Send the inputs in several requests.`,
+          'input',
+          'max_tokens_per_request',
+        );
+      case 'request_rejected':
         return new GrpcStatusError(status.INTERNAL, 'the model skipped an input without a reason');
     }
   }

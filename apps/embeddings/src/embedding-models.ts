@@ -8,13 +8,9 @@ import {
   onnxFileFor,
   type ModelSpec,
 } from '@tessera/models';
+import { EncoderModel, type EncoderInput, type EncoderOutcome } from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import {
-  EncoderModel,
-  MicroBatcher,
-  type EncoderInput,
-  type EncoderOutcome,
-} from '@tessera/runtime';
+import { MicroBatcher, parseModelOptions, type WorkBounds } from '@tessera/runtime';
 import { Histogram, type Registry } from 'prom-client';
 import { EmbeddingModelOptionsSchema } from './embedding-model.options';
 import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';
@@ -63,10 +59,21 @@ export class EmbeddingModels {
     });
   }
 
-  /** Embeds one request's inputs; they may share a batch with other requests'. */
-  embed(model: EmbeddingModel, inputs: readonly EncoderInput[]): Promise<EncoderOutcome[]> {
+  /**
+   * Embeds one request's inputs; they may share a batch with other requests'. Dropped unrun
+   * when `bounds` say the caller is gone; refused with QueueFullError when the model's queue
+   * is full.
+   */
+  embed(
+    model: EmbeddingModel,
+    inputs: readonly EncoderInput[],
+    bounds: WorkBounds = {},
+  ): Promise<EncoderOutcome[]> {
     const request = this.nextRequest++;
-    return model.batcher.submit(inputs.map((input) => ({ input, request })));
+    return model.batcher.submit(
+      inputs.map((input) => ({ input, request })),
+      bounds,
+    );
   }
 
   /** Resolves every model locally (never downloads), loads it into workers and warms it. */
@@ -75,28 +82,25 @@ export class EmbeddingModels {
     const store = new ModelStore();
     this.registry = ModelRegistry.fromFile(file, 'embeddings');
     for (const spec of this.registry.list()) {
-      const parsed = EmbeddingModelOptionsSchema.safeParse(spec.options ?? {});
-      if (!parsed.success) {
-        throw new Error(
-          `invalid options for embeddings model '${spec.id}' in ${file.path}: ` +
-            parsed.error.issues
-              .map((i) => `${i.path.join('.') || 'options'}: ${i.message}`)
-              .join('; '),
-        );
-      }
-      const options = parsed.data;
+      const options = parseModelOptions(
+        EmbeddingModelOptionsSchema,
+        spec.options,
+        `embeddings model '${spec.id}' in ${file.path}`,
+      );
       const modelDir = await store.resolve(spec);
       const encoder = await EncoderModel.load({
         modelDir,
         onnxFile: onnxFileFor(spec),
-        workers: options.workers,
-        intraOpThreads: options.intra_op_threads,
+        runtime: options,
+        maxRequestTokens: options.max_request_tokens,
+        onWarning: (message) => this.logger.warn(message),
       });
       await encoder.warmup();
       const batcher = new MicroBatcher<QueuedInput, EncoderOutcome>({
         maxWaitMs: options.max_batch_wait_ms,
         maxBatchCost: options.max_batch_tokens,
         maxBatchItems: options.max_batch_items,
+        maxQueuedItems: options.max_queued_items,
         // One batch per worker at a time: more would only queue inside the pool.
         maxInFlight: encoder.workers,
         cost: (item) => estimatedTokens(item.input),

@@ -18,7 +18,7 @@ export class EmbeddingsGrpcService implements CapabilityService {
   ) {
     const wrap = new GrpcHandlerWrapper(metrics);
     this.handlers = {
-      Embed: wrap.unary((request, ctx) => embedHandler.embed(request, ctx.span)),
+      Embed: wrap.unary((request, ctx) => embedHandler.embed(request, ctx)),
     };
   }
 

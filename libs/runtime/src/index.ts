@@ -1,15 +1,22 @@
-// @tessera/runtime — ONNX Runtime sessions in worker threads, the encoder built on them, and
-// the dynamic micro-batcher that feeds it.
-export { EncoderModel, type EncoderModelOptions, type EncoderOutcome } from './encoder.model';
+// @tessera/runtime — a generic host of ONNX Runtime worker threads that engines plug into (see
+// engine.contract.ts), the options every model shares, and the dynamic micro-batcher.
+export {
+  engineModule,
+  type EngineFactory,
+  type EngineInit,
+  type EngineModule,
+  type EngineTypes,
+  type JobContext,
+  type SessionFactory,
+  type WorkerEngine,
+} from './engine.contract';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
 export { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';
-export type {
-  EncoderInput,
-  EncoderRejection,
-  OrtWorkerInfo,
-  OrtWorkerJobKind,
-  OrtWorkerJobs,
-} from './ort-worker.protocol';
-export { l2Normalize, truncateAndNormalize, type Pooling } from './pooling';
-export type { NumericTensorType, TensorArray, TensorData, TensorMap } from './tensor.data';
+export { RuntimeOptionsSchema, parseModelOptions, type RuntimeOptions } from './runtime.options';
+export {
+  QueueFullError,
+  WorkCancelledError,
+  WorkDeadlineError,
+  type WorkBounds,
+} from './work.errors';

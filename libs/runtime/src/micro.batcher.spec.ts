@@ -1,4 +1,5 @@
 import { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
+import { QueueFullError, WorkCancelledError, WorkDeadlineError } from './work.errors';
 
 /** Items are strings; an item's cost is its length; results echo the item upper-cased. */
 function recordingBatcher(overrides: Partial<MicroBatcherOptions<string, string>> = {}) {
@@ -172,5 +173,49 @@ describe('MicroBatcher', () => {
     const { batcher, batches } = recordingBatcher();
     await expect(batcher.submit([])).resolves.toEqual([]);
     expect(batches).toEqual([]);
+  });
+});
+
+describe('MicroBatcher bounds on queued work', () => {
+  it('drops a queued request whose signal fires: its items never run', async () => {
+    const { batcher, batches } = recordingBatcher();
+    const running = batcher.submit(['slow']);
+    await nextTurn();
+    const controller = new AbortController();
+    const gone = batcher.submit(['gone'], { signal: controller.signal });
+    const kept = batcher.submit(['kept']);
+    controller.abort();
+    await expect(gone).rejects.toThrow(WorkCancelledError);
+    await Promise.all([running, kept]);
+    expect(batches).toEqual([['slow'], ['kept']]);
+  });
+
+  it('drops a request whose deadline passes while it waits, and refuses one already expired', async () => {
+    const { batcher, batches } = recordingBatcher();
+    const running = batcher.submit(['slow']);
+    await nextTurn();
+    const expiring = batcher.submit(['late'], { deadline: Date.now() + 20 });
+    await expect(batcher.submit(['x'], { deadline: Date.now() - 1 })).rejects.toThrow(
+      WorkDeadlineError,
+    );
+    await expect(batcher.submit(['x'], { signal: AbortSignal.abort() })).rejects.toThrow(
+      WorkCancelledError,
+    );
+    await expect(expiring).rejects.toThrow(WorkDeadlineError);
+    await running;
+    expect(batches).toEqual([['slow']]);
+  });
+
+  it('refuses a request that would queue more than maxQueuedItems, but never on an empty queue', async () => {
+    const { batcher } = recordingBatcher({ maxQueuedItems: 3 });
+    // Larger than the bound, but nothing waits: it runs.
+    const big = batcher.submit(['slow', 'b', 'c', 'd']);
+    await nextTurn();
+    const queued = batcher.submit(['e', 'f']);
+    await expect(batcher.submit(['g', 'h'])).rejects.toThrow(QueueFullError);
+    const fits = batcher.submit(['i']);
+    await expect(Promise.all([big, queued, fits])).resolves.toHaveLength(3);
+    // The queue drained: room again.
+    await expect(batcher.submit(['j', 'k', 'l'])).resolves.toEqual(['J', 'K', 'L']);
   });
 });

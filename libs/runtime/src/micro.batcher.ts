@@ -12,6 +12,16 @@
 // A request bigger than the budget is split: its items are sorted by cost (so each piece pads
 // little), cut into budget-sized pieces that queue as separate batches, and reassembled in the
 // caller's order. A single item over the budget runs alone.
+// Work whose caller is gone is not done: a request whose AbortSignal fires leaves the queue at
+// once, one whose deadline passed is dropped when its turn comes, and at most `maxQueuedItems`
+// wait (more is refused with QueueFullError, so overload answers fast instead of queueing).
+import {
+  QueueFullError,
+  WorkCancelledError,
+  WorkDeadlineError,
+  whyNotStart,
+  type WorkBounds,
+} from './work.errors';
 
 export interface MicroBatcherOptions<I, O> {
   /** Longest a queued request waits for company while a slot is free but a batch is running. */
@@ -29,6 +39,11 @@ export interface MicroBatcherOptions<I, O> {
    * real work of an encoder batch padded to its longest sequence.
    */
   readonly batchCost?: 'sum' | 'padded';
+  /**
+   * Most items waiting (not yet running); a request that would go beyond is refused, unless the
+   * queue is empty (a request larger than the bound still runs on an idle batcher). Default ∞.
+   */
+  readonly maxQueuedItems?: number;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -41,6 +56,9 @@ interface PendingRequest<O> {
   readonly results: O[];
   unfinishedPieces: number;
   settled: boolean;
+  readonly deadline?: number;
+  /** Removes the abort listener. */
+  detach?: () => void;
   readonly resolve: (results: O[]) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -59,12 +77,15 @@ export class MicroBatcher<I, O> {
   private readonly queue: Piece<I, O>[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly maxInFlight: number;
+  private readonly maxQueuedItems: number;
+  private queuedItems = 0;
   private timer?: NodeJS.Timeout;
   private flushScheduled = false;
   private closed = false;
 
   constructor(private readonly options: MicroBatcherOptions<I, O>) {
     this.maxInFlight = options.maxInFlight ?? 1;
+    this.maxQueuedItems = options.maxQueuedItems ?? Infinity;
     const positive = { maxBatchCost: options.maxBatchCost, maxBatchItems: options.maxBatchItems };
     for (const [name, value] of Object.entries({ ...positive, maxInFlight: this.maxInFlight })) {
       if (!(value > 0)) throw new RangeError(`${name} must be positive, got ${value}`);
@@ -73,9 +94,18 @@ export class MicroBatcher<I, O> {
   }
 
   /** Resolves with one result per item, in the order given. */
-  submit(items: readonly I[]): Promise<O[]> {
+  submit(items: readonly I[], bounds: WorkBounds = {}): Promise<O[]> {
     if (this.closed) return Promise.reject(new MicroBatcherClosedError('batcher is closed'));
     if (items.length === 0) return Promise.resolve([]);
+    const refused = whyNotStart(bounds);
+    if (refused) return Promise.reject(refused);
+    if (this.queuedItems > 0 && this.queuedItems + items.length > this.maxQueuedItems) {
+      return Promise.reject(
+        new QueueFullError(
+          `${this.queuedItems} items are already waiting for this model (at most ${this.maxQueuedItems})`,
+        ),
+      );
+    }
     let costs: number[];
     try {
       costs = items.map((item) => {
@@ -92,13 +122,21 @@ export class MicroBatcher<I, O> {
         results: new Array<O>(items.length),
         unfinishedPieces: 0,
         settled: false,
+        deadline: bounds.deadline,
         resolve,
         reject,
       };
+      const { signal } = bounds;
+      if (signal) {
+        const onAbort = () => this.fail(request, new WorkCancelledError('cancelled by the caller'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        request.detach = () => signal.removeEventListener('abort', onAbort);
+      }
       for (const piece of this.split(request, [...items], costs)) {
         request.unfinishedPieces++;
         this.queue.push(piece);
       }
+      this.queuedItems += items.length;
       this.scheduleFlush();
     });
   }
@@ -108,7 +146,7 @@ export class MicroBatcher<I, O> {
     this.closed = true;
     clearTimeout(this.timer);
     const error = new MicroBatcherClosedError('batcher closed before the request ran');
-    for (const piece of this.queue.splice(0)) this.fail(piece.request, error);
+    for (const piece of [...this.queue]) this.fail(piece.request, error);
     await Promise.allSettled([...this.running]);
   }
 
@@ -171,6 +209,7 @@ export class MicroBatcher<I, O> {
   private flush(): void {
     // Any armed timer is for an older decision; re-armed below if still waiting.
     clearTimeout(this.timer);
+    this.dropExpired();
     if (this.closed || this.queue.length === 0) return;
     const free = this.maxInFlight - this.running.size;
     if (free <= 0) return;
@@ -186,8 +225,7 @@ export class MicroBatcher<I, O> {
     }
     // Spread what is queued evenly over the free slots: two half batches on two idle workers
     // finish sooner than one full batch next to an idle worker.
-    const queuedItems = this.queue.reduce((n, piece) => n + piece.items.length, 0);
-    const share = Math.min(this.options.maxBatchItems, Math.ceil(queuedItems / free));
+    const share = Math.min(this.options.maxBatchItems, Math.ceil(this.queuedItems / free));
     for (let slot = 0; slot < free && this.queue.length > 0; slot++) {
       this.launch(this.takeBatch(share));
     }
@@ -198,17 +236,36 @@ export class MicroBatcher<I, O> {
     this.timer = setTimeout(() => this.flush(), Math.min(MAX_TIMER_MS, Math.ceil(delayMs)));
   }
 
+  /** Fails every queued request whose deadline has passed: nobody waits for its answer. */
+  private dropExpired(): void {
+    const now = Date.now();
+    // Backwards, since failing a request also removes its other pieces.
+    for (let i = this.queue.length - 1; i >= 0; i = Math.min(i, this.queue.length) - 1) {
+      const piece = this.queue[i];
+      const { deadline } = piece.request;
+      if (deadline !== undefined && now >= deadline) {
+        this.fail(piece.request, new WorkDeadlineError('the deadline passed before it ran'));
+      }
+    }
+  }
+
   /** The longest run of queued pieces, from the front, that fits the budget (at least one). */
   private takeBatch(maxItems: number): Piece<I, O>[] {
-    const batch = [this.queue.shift() as Piece<I, O>];
+    const batch = [this.dequeue()];
     const costs = [...batch[0].costs];
     while (this.queue.length > 0) {
       const candidate = [...costs, ...this.queue[0].costs];
       if (!this.fits(candidate, maxItems)) break;
       costs.push(...this.queue[0].costs);
-      batch.push(this.queue.shift() as Piece<I, O>);
+      batch.push(this.dequeue());
     }
     return batch;
+  }
+
+  private dequeue(): Piece<I, O> {
+    const piece = this.queue.shift() as Piece<I, O>;
+    this.queuedItems -= piece.items.length;
+    return piece;
   }
 
   private launch(batch: Piece<I, O>[]): void {
@@ -240,6 +297,7 @@ export class MicroBatcher<I, O> {
       offset += piece.items.length;
       if (--request.unfinishedPieces === 0 && !request.settled) {
         request.settled = true;
+        request.detach?.();
         request.resolve(request.results);
       }
     }
@@ -248,10 +306,14 @@ export class MicroBatcher<I, O> {
   private fail(request: PendingRequest<O>, error: unknown): void {
     if (request.settled) return;
     request.settled = true;
+    request.detach?.();
     request.reject(error);
     // Its other pieces would only burn compute for a caller that already has an answer.
     for (let i = this.queue.length - 1; i >= 0; i--) {
-      if (this.queue[i].request === request) this.queue.splice(i, 1);
+      if (this.queue[i].request === request) {
+        this.queuedItems -= this.queue[i].items.length;
+        this.queue.splice(i, 1);
+      }
     }
   }
 }

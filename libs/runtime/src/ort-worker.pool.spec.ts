@@ -1,103 +1,240 @@
+// The pool with a stateful, streaming test engine (libs/runtime/test/stepping.engine.ts) over the
+// committed tiny-bert graph: real worker threads, real ONNX Runtime sessions.
 import { join } from 'node:path';
+import type { SteppingChunk, SteppingEngineTypes } from '../test/stepping.engine';
+import { engineModule } from './engine.contract';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
-import { OrtWorkerPool } from './ort-worker.pool';
-import type { TensorMap } from './tensor.data';
+import { OrtWorkerPool, type OrtWorkerPoolOptions } from './ort-worker.pool';
+import { QueueFullError, WorkCancelledError, WorkDeadlineError } from './work.errors';
 
-const MODEL = join(__dirname, '../../../test/fixtures/models/tiny-bert/onnx/model.onnx');
+const MODEL_DIR = join(__dirname, '../../../test/fixtures/models/tiny-bert');
+const STEPPING = engineModule<SteppingEngineTypes>(join(__dirname, '../test'), 'stepping.engine');
 
-function feeds(ids: number[]): TensorMap {
-  const dims = [1, ids.length];
-  return {
-    input_ids: { type: 'int64', dims, data: BigInt64Array.from(ids, BigInt) },
-    attention_mask: { type: 'int64', dims, data: new BigInt64Array(ids.length).fill(1n) },
-    token_type_ids: { type: 'int64', dims, data: new BigInt64Array(ids.length) },
-  };
+function steppingPool(overrides: Partial<OrtWorkerPoolOptions<SteppingEngineTypes>> = {}) {
+  return new OrtWorkerPool<SteppingEngineTypes>({
+    engine: STEPPING,
+    modelDir: MODEL_DIR,
+    engineOptions: { onnxFile: 'onnx/model.onnx' },
+    runtime: { intra_op_threads: 1 },
+    ...overrides,
+  });
 }
 
-describe('OrtWorkerPool', () => {
-  let pool: OrtWorkerPool;
+/** Starts a pool of its own for one test and always closes it. */
+async function withPool(
+  overrides: Partial<OrtWorkerPoolOptions<SteppingEngineTypes>>,
+  test: (pool: OrtWorkerPool<SteppingEngineTypes>) => Promise<void>,
+): Promise<void> {
+  const pool = steppingPool(overrides);
+  await pool.start();
+  try {
+    await test(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function collect(stream: AsyncIterable<SteppingChunk>): Promise<SteppingChunk[]> {
+  const chunks: SteppingChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+const runsOf = async (pool: OrtWorkerPool<SteppingEngineTypes>, worker = 0) =>
+  (await pool.execute({ kind: 'runs' }, { worker })).runs;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('OrtWorkerPool with a stateful streaming engine', () => {
+  let pool: OrtWorkerPool<SteppingEngineTypes>;
 
   beforeAll(async () => {
-    pool = new OrtWorkerPool({ modelPath: MODEL, workers: 2, intraOpNumThreads: 1 });
+    pool = steppingPool({ concurrency: 2 });
     await pool.start();
   });
   afterAll(() => pool.close());
 
-  it("exposes the session's input and output names", () => {
-    expect(pool.inputNames).toEqual(['input_ids', 'attention_mask', 'token_type_ids']);
-    expect(pool.outputNames).toEqual(['last_hidden_state']);
-  });
-
-  it('runs the graph and moves the feed buffers instead of copying them', async () => {
-    const input = feeds([2, 528, 906, 3]);
-    const { last_hidden_state: out } = await pool.run(input);
-    expect(out).toMatchObject({ type: 'float32', dims: [1, 4, 32] });
-    expect(out.data).toHaveLength(4 * 32);
-    expect(input.input_ids.data.byteLength).toBe(0); // detached by the transfer
-  });
-
-  it('serves concurrent runs (more than workers) with the same results as one at a time', async () => {
-    const inputs = [
-      [2, 5, 3],
-      [2, 6, 7, 8, 3],
-      [2, 9, 3],
-      [2, 10, 11, 3],
-      [2, 12, 3],
-    ];
-    const alone: TensorMap[] = [];
-    for (const ids of inputs) alone.push(await pool.run(feeds(ids)));
-    const together = await Promise.all(inputs.map((ids) => pool.run(feeds(ids))));
-    together.forEach((outputs, i) => {
-      expect(outputs.last_hidden_state.data).toEqual(alone[i].last_hidden_state.data);
+  it("reports the engine's info once loaded", () => {
+    expect(pool.info).toEqual({
+      inputNames: ['input_ids', 'attention_mask', 'token_type_ids'],
+      worker: 0,
+      sessions: 2,
     });
   });
 
-  it('rejects only the job whose feeds the graph refuses', async () => {
-    const bad = feeds([2, 3]);
-    const wrongType = {
-      ...bad,
-      input_ids: { type: 'int32' as const, dims: [1, 2], data: new Int32Array(2) },
+  it('streams every reply of a job in order, and keeps state between jobs', async () => {
+    const first = await collect(pool.stream({ kind: 'steps', sequence: 'a', steps: 3 }));
+    expect(first.map((c) => c.position)).toEqual([1, 2, 3]);
+    for (const chunk of first) expect(Number.isFinite(chunk.value)).toBe(true);
+    // The next job on the same sequence goes on where the last one stopped.
+    const second = await collect(pool.stream({ kind: 'steps', sequence: 'a', steps: 2 }));
+    expect(second.map((c) => c.position)).toEqual([4, 5]);
+    // Longer inputs through a real graph give different outputs.
+    expect(new Set([...first, ...second].map((c) => c.value)).size).toBe(5);
+  });
+
+  it('moves buffers to the worker and back instead of copying them', async () => {
+    const data = Float32Array.from([1, 2, 3]);
+    const result = await pool.execute({ kind: 'double', data }, { transfer: [data.buffer] });
+    expect(data.byteLength).toBe(0); // detached: moved to the worker
+    expect(result.data).toEqual(Float32Array.from([2, 4, 6]));
+  });
+
+  it('runs several jobs at once in one worker (concurrency), each streaming its own replies', async () => {
+    const order: string[] = [];
+    const follow = async (sequence: string) => {
+      for await (const chunk of pool.stream({ kind: 'steps', sequence, steps: 3, pauseMs: 20 })) {
+        order.push(chunk.sequence);
+      }
     };
-    await expect(pool.run(wrongType)).rejects.toThrow(/input_ids|int32|type/i);
-    await expect(pool.run(feeds([2, 3]))).resolves.toHaveProperty('last_hidden_state');
+    await Promise.all([follow('x'), follow('y')]);
+    expect(order.filter((s) => s === 'x')).toHaveLength(3);
+    // Interleaved, not one job after the other.
+    expect(order.slice(0, 2).sort()).toEqual(['x', 'y']);
   });
 
-  it('rejects the running job of a worker that dies, then replaces the worker', async () => {
-    // A tokenizer pool, so the doomed job is JavaScript (tokenising a long text) rather than a
-    // native run: the worker is certainly busy when killed, and nothing native is cut off.
-    const own = new OrtWorkerPool({
-      modelPath: MODEL,
-      intraOpNumThreads: 1,
-      tokenizerDir: join(MODEL, '../..'),
-    });
-    await own.start();
-    try {
-      const running = own.execute('tokenize', { texts: ['hello world '.repeat(400_000)] });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      // Kill the thread under the job, as a crash or OOM would.
-      await own['slots'][0].thread.terminate();
-      await expect(running).rejects.toThrow(OrtWorkerCrashError);
-      await expect(running).rejects.toThrow(/worker 0 .*died while running a 'tokenize' job/);
+  it('cancels a running job when its signal aborts: the engine stops between steps', async () => {
+    const controller = new AbortController();
+    const before = await runsOf(pool);
+    const seen: SteppingChunk[] = [];
+    const stream = pool.stream(
+      { kind: 'steps', sequence: 'c', steps: 50, pauseMs: 10 },
+      { signal: controller.signal },
+    );
+    const consumed = (async () => {
+      for await (const chunk of stream) {
+        seen.push(chunk);
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    await expect(consumed).rejects.toThrow(WorkCancelledError);
+    await sleep(100);
+    const ran = (await runsOf(pool)) - before;
+    expect(ran).toBeGreaterThanOrEqual(2);
+    expect(ran).toBeLessThan(10);
+  });
 
-      const replaced = await own.run(feeds([2, 3]));
-      expect(replaced.last_hidden_state.dims).toEqual([1, 2, 32]);
-    } finally {
-      await own.close();
+  it('cancels the job in the worker when the consumer leaves the loop early', async () => {
+    const before = await runsOf(pool);
+    for await (const chunk of pool.stream({
+      kind: 'steps',
+      sequence: 'd',
+      steps: 50,
+      pauseMs: 10,
+    })) {
+      expect(chunk.position).toBe(1);
+      break;
     }
+    await sleep(100);
+    expect((await runsOf(pool)) - before).toBeLessThan(5);
   });
 
-  it('fails to start with a clear error for a missing model', async () => {
-    const broken = new OrtWorkerPool({ modelPath: '/nonexistent/model.onnx' });
-    await expect(broken.start()).rejects.toThrow(/could not load \/nonexistent\/model\.onnx/);
+  it('stops a running job between steps once its deadline passes', async () => {
+    const before = await runsOf(pool);
+    const job = pool.execute(
+      { kind: 'steps', sequence: 'e', steps: 100, pauseMs: 10 },
+      { deadline: Date.now() + 80 },
+    );
+    await expect(job).rejects.toThrow(WorkDeadlineError);
+    expect((await runsOf(pool)) - before).toBeLessThan(30);
   });
 
-  it('finishes the running job, rejects queued and new work once closed', async () => {
-    const own = new OrtWorkerPool({ modelPath: MODEL, intraOpNumThreads: 1 });
-    await own.start();
-    const jobs = Promise.allSettled([1, 2, 3].map(() => own.run(feeds([2, 3]))));
-    await own.close();
+  it('never runs a job whose signal already fired or whose deadline passed', async () => {
+    const before = await runsOf(pool);
+    const aborted = AbortSignal.abort();
+    const request = { kind: 'steps', sequence: 'f', steps: 1 } as const;
+    await expect(pool.execute(request, { signal: aborted })).rejects.toThrow(WorkCancelledError);
+    await expect(pool.execute(request, { deadline: Date.now() - 1 })).rejects.toThrow(
+      WorkDeadlineError,
+    );
+    expect(await runsOf(pool)).toBe(before);
+  });
+});
+
+describe('OrtWorkerPool queueing, crashes and shutdown', () => {
+  it('drops a queued job when its caller goes away or its deadline passes before its turn', async () => {
+    await withPool({}, async (pool) => {
+      const busy = pool.execute({ kind: 'steps', sequence: 'q', steps: 5, pauseMs: 20 });
+      const controller = new AbortController();
+      const request = { kind: 'steps', sequence: 'q', steps: 1 } as const;
+      const cancelled = pool.execute(request, { signal: controller.signal });
+      const expired = pool.execute(request, { deadline: Date.now() + 30 });
+      controller.abort();
+      await expect(cancelled).rejects.toThrow(WorkCancelledError);
+      await expect(busy).resolves.toEqual({ runs: 5, steps: 5 });
+      await expect(expired).rejects.toThrow(WorkDeadlineError);
+      expect(await runsOf(pool)).toBe(5); // neither dropped job ran
+    });
+  });
+
+  it('refuses jobs beyond max_queued_items with QueueFullError', async () => {
+    await withPool({ runtime: { intra_op_threads: 1, max_queued_items: 1 } }, async (pool) => {
+      const request = { kind: 'steps', sequence: 'z', steps: 2, pauseMs: 20 } as const;
+      const running = pool.execute(request);
+      const queued = pool.execute(request);
+      await expect(pool.execute(request)).rejects.toThrow(QueueFullError);
+      await expect(Promise.all([running, queued])).resolves.toHaveLength(2);
+    });
+  });
+
+  it("fails only the crashed worker's job, then replaces the worker", async () => {
+    await withPool({ runtime: { workers: 2, intra_op_threads: 1 } }, async (pool) => {
+      const other = pool.execute(
+        { kind: 'steps', sequence: 'o', steps: 3, pauseMs: 20 },
+        { worker: 1 },
+      );
+      const crashed = pool.execute({ kind: 'crash' }, { worker: 0 });
+      await expect(crashed).rejects.toThrow(OrtWorkerCrashError);
+      await expect(crashed).rejects.toThrow(/worker 0 \(stepping\.engine engine\) died/);
+      await expect(other).resolves.toEqual({ runs: 3, steps: 3 });
+      // Worker 0 is back, with fresh state.
+      await expect(runsOf(pool, 0)).resolves.toBe(0);
+    });
+  });
+
+  it('finishes running jobs, rejects queued and new work once closed', async () => {
+    const pool = steppingPool();
+    await pool.start();
+    const request = { kind: 'steps', sequence: 's', steps: 2, pauseMs: 10 } as const;
+    const jobs = Promise.allSettled([1, 2, 3].map(() => pool.execute(request)));
+    await pool.close();
     // The running job finishes (cutting a worker off inside session.run aborts the process).
     expect((await jobs).map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
-    await expect(own.run(feeds([2, 3]))).rejects.toThrow(OrtWorkerPoolUnavailableError);
+    await expect(pool.execute(request)).rejects.toThrow(OrtWorkerPoolUnavailableError);
+  });
+
+  it('falls back from CUDA to CPU with a warning when the provider cannot load', async () => {
+    const warnings: string[] = [];
+    await withPool(
+      {
+        runtime: {
+          intra_op_threads: 1,
+          execution_providers: ['cuda', 'cpu'],
+          graph_optimization_level: 'basic',
+          free_dimension_overrides: { batch_size: 1 },
+        },
+        onWarning: (message) => warnings.push(message),
+      },
+      async (pool) => {
+        expect(warnings).toEqual([
+          expect.stringMatching(
+            /worker 0: execution provider 'cuda' could not be used .*falling back to cpu/,
+          ),
+        ]);
+        const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
+        expect(chunks).toHaveLength(1);
+      },
+    );
+  });
+
+  it('fails to start with a clear error for a missing model or a module that is no engine', async () => {
+    const missing = steppingPool({ engineOptions: { onnxFile: 'nope.onnx' } });
+    await expect(missing.start()).rejects.toThrow(/could not load .*tiny-bert in an ORT worker/);
+    const notEngine = new OrtWorkerPool<SteppingEngineTypes>({
+      engine: engineModule(__dirname, 'work.errors'),
+      modelDir: MODEL_DIR,
+      engineOptions: { onnxFile: 'onnx/model.onnx' },
+    });
+    await expect(notEngine.start()).rejects.toThrow(/does not export a createEngine function/);
   });
 });

@@ -1,84 +1,98 @@
-// N worker threads, each holding one ONNX Runtime session of the same model. Jobs go to an idle
-// worker or wait in a FIFO queue; a worker that dies fails only its own job and is replaced.
-import { availableParallelism } from 'node:os';
+// N worker threads, each running one instance of an engine (see engine.contract.ts). Jobs go to
+// a worker with a free slot or wait in a bounded FIFO queue; a job whose caller is gone (signal
+// aborted, deadline passed) is dropped before it runs and cancelled in the worker if it runs. A
+// worker that dies fails only its own jobs and is replaced.
 import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { InferenceSession } from 'onnxruntime-node';
+import type { EngineModule, EngineTypes } from './engine.contract';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
-import type {
-  OrtWorkerInfo,
-  OrtWorkerInit,
-  OrtWorkerJobKind,
-  OrtWorkerJobMessage,
-  OrtWorkerJobs,
-  OrtWorkerReply,
-  SerializedError,
+import {
+  reviveError,
+  type OrtWorkerCommand,
+  type OrtWorkerInit,
+  type OrtWorkerReply,
 } from './ort-worker.protocol';
-import { transferableBuffers, type TensorMap } from './tensor.data';
+import { sessionSettings, type RuntimeOptions } from './runtime.options';
+import { QueueFullError, WorkCancelledError, whyNotStart, type WorkBounds } from './work.errors';
 import { launchWorkerScript } from './worker-script.launcher';
 
-export interface OrtWorkerPoolOptions {
-  readonly modelPath: string;
-  /** Worker threads, each with its own session. Default 1. */
-  readonly workers?: number;
-  /** Threads per session. Default: the machine's cores shared evenly among the workers. */
-  readonly intraOpNumThreads?: number;
-  /** Default `['cpu']`. */
-  readonly executionProviders?: readonly InferenceSession.ExecutionProviderConfig[];
-  /** Model directory whose tokenizer each worker loads, enabling `tokenize` jobs. */
-  readonly tokenizerDir?: string;
+export interface OrtWorkerPoolOptions<T extends EngineTypes> {
+  readonly engine: EngineModule<T>;
+  readonly modelDir: string;
+  readonly engineOptions: T['options'];
+  /** Workers, session settings and queue bound, as the models file gives them. */
+  readonly runtime?: Partial<RuntimeOptions>;
+  /** Jobs one worker runs at once (a continuous-batching engine takes many). Default 1. */
+  readonly concurrency?: number;
+  /** Where worker warnings go (e.g. a provider fallback). Default: console.warn. */
+  readonly onWarning?: (message: string) => void;
 }
 
-export interface OrtJobOptions {
-  /** Run on this worker (0-based) only, e.g. to warm every session up. */
+export interface OrtJobOptions extends WorkBounds {
+  /** Run on this worker (0-based) only, e.g. to warm every worker up. */
   readonly worker?: number;
   /** Buffers moved to the worker instead of copied; the caller must not touch them afterwards. */
   readonly transfer?: readonly ArrayBuffer[];
 }
 
-interface QueuedJob {
-  readonly message: OrtWorkerJobMessage;
-  readonly transfer: readonly ArrayBuffer[];
-  readonly worker?: number;
+interface Job {
+  readonly id: number;
+  readonly request: unknown;
+  readonly options: OrtJobOptions;
+  readonly onChunk?: (chunk: unknown) => void;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
+  settled: boolean;
+  slot?: WorkerSlot;
+  /** Removes the abort listener. */
+  detach?: () => void;
 }
 
 interface WorkerSlot {
   readonly index: number;
   readonly thread: Worker;
-  state: 'starting' | 'idle' | 'busy' | 'dead';
-  job?: QueuedJob;
+  state: 'starting' | 'ready' | 'dead';
+  readonly jobs: Map<number, Job>;
   /** The worker's uncaught error; Node emits it just before 'exit'. */
   lastError?: Error;
 }
 
-export class OrtWorkerPool {
+export class OrtWorkerPool<T extends EngineTypes> {
   readonly size: number;
-  private readonly init: OrtWorkerInit;
-  private readonly modelName: string;
+  private readonly concurrency: number;
+  private readonly maxQueued: number;
+  private readonly init: Omit<OrtWorkerInit, 'worker'>;
+  private readonly engineName: string;
+  private readonly onWarning: (message: string) => void;
   private readonly slots: WorkerSlot[] = [];
-  private readonly queue: QueuedJob[] = [];
-  private loaded?: OrtWorkerInfo;
+  private readonly queue: Job[] = [];
+  private loaded?: { info: T['info'] };
   private nextJobId = 1;
   private closing?: Promise<void>;
 
-  constructor(options: OrtWorkerPoolOptions) {
-    this.size = options.workers ?? 1;
-    if (!Number.isInteger(this.size) || this.size < 1) {
-      throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
-    }
+  constructor(options: OrtWorkerPoolOptions<T>) {
+    const runtime = options.runtime ?? {};
+    this.size = runtime.workers ?? 1;
+    this.concurrency = options.concurrency ?? 1;
+    for (const [name, value] of Object.entries({
+      workers: this.size,
+      concurrency: this.concurrency,
+    }))
+      if (!Number.isInteger(value) || value < 1) {
+        throw new RangeError(`${name} must be a positive integer, got ${value}`);
+      }
+    this.maxQueued = runtime.max_queued_items ?? Infinity;
     this.init = {
-      modelPath: options.modelPath,
-      intraOpNumThreads:
-        options.intraOpNumThreads ?? Math.max(1, Math.floor(availableParallelism() / this.size)),
-      executionProviders: options.executionProviders ?? ['cpu'],
-      tokenizerDir: options.tokenizerDir,
+      enginePath: options.engine.path,
+      engineOptions: options.engineOptions,
+      modelDir: options.modelDir,
+      session: sessionSettings(runtime),
     };
-    this.modelName = basename(options.modelPath);
+    this.engineName = `${basename(options.engine.path).replace(/\.[jt]s$/, '')} engine`;
+    this.onWarning = options.onWarning ?? ((message) => console.warn(message));
   }
 
-  /** Starts every worker and loads its session; rejects (and cleans up) if any fails. */
+  /** Starts every worker and its engine; rejects (and cleans up) if any fails. */
   async start(): Promise<void> {
     if (this.slots.length > 0) throw new Error('OrtWorkerPool.start() called twice');
     const started = await Promise.allSettled(
@@ -88,43 +102,67 @@ export class OrtWorkerPool {
     if (failed) {
       await this.close();
       const reason = failed.reason instanceof Error ? failed.reason.message : String(failed.reason);
-      throw new Error(`could not load ${this.init.modelPath} in an ORT worker: ${reason}`);
+      throw new Error(
+        `could not load ${this.init.modelDir} in an ORT worker (${this.engineName}): ${reason}`,
+      );
     }
-    this.loaded = (started[0] as PromiseFulfilledResult<OrtWorkerInfo>).value;
+    this.loaded = { info: (started[0] as PromiseFulfilledResult<T['info']>).value };
   }
 
-  /** What the loaded session (and tokenizer) reported; available after `start()`. */
-  get info(): OrtWorkerInfo {
+  /** What worker 0's engine reported once loaded; available after `start()`. */
+  get info(): T['info'] {
     if (!this.loaded) throw new Error('OrtWorkerPool is not started');
-    return this.loaded;
+    return this.loaded.info;
   }
 
-  get inputNames(): readonly string[] {
-    return this.info.inputNames;
-  }
-
-  get outputNames(): readonly string[] {
-    return this.info.outputNames;
+  /** Runs one job; chunks the engine streams are dropped (see `stream`). */
+  execute(request: T['request'], options: OrtJobOptions = {}): Promise<T['result']> {
+    return this.submit(request, options);
   }
 
   /**
-   * Runs the graph once. Feed buffers that a typed array covers whole are transferred, so the
-   * caller's arrays are detached afterwards; output buffers come back the same way.
+   * Runs one job and yields what the engine emits for it, in order; ends when the job does.
+   * Leaving the loop early (break, throw) cancels the job in the worker.
    */
-  run(feeds: TensorMap, fetches?: readonly string[]): Promise<TensorMap> {
-    return this.execute(
-      'run',
-      { feeds, fetches },
-      { transfer: transferableBuffers(Object.values(feeds)) },
-    );
+  async *stream(request: T['request'], options: OrtJobOptions = {}): AsyncGenerator<T['chunk']> {
+    const own = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, own.signal]) : own.signal;
+    const chunks: T['chunk'][] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let failure: Error | undefined;
+    const settle = (error?: Error) => {
+      finished = true;
+      failure = error;
+      wake?.();
+    };
+    this.submit(request, { ...options, signal }, (chunk) => {
+      chunks.push(chunk);
+      wake?.();
+    }).then(() => settle(), settle);
+    try {
+      for (;;) {
+        if (chunks.length > 0) {
+          yield chunks.shift() as T['chunk'];
+        } else if (finished) {
+          if (failure) throw failure;
+          return;
+        } else {
+          // Settling runs after any chunk that preceded it: both arrive as worker messages.
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      }
+    } finally {
+      if (!finished) own.abort();
+    }
   }
 
-  /** Sends one job of any kind the worker understands (see OrtWorkerJobs). */
-  execute<K extends OrtWorkerJobKind>(
-    kind: K,
-    payload: OrtWorkerJobs[K]['request'],
-    options: OrtJobOptions = {},
-  ): Promise<OrtWorkerJobs[K]['result']> {
+  private submit(
+    request: unknown,
+    options: OrtJobOptions,
+    onChunk?: (chunk: unknown) => void,
+  ): Promise<T['result']> {
     if (this.closing) return Promise.reject(new OrtWorkerPoolUnavailableError('pool is closed'));
     if (!this.loaded) return Promise.reject(new Error('OrtWorkerPool is not started'));
     const { worker } = options;
@@ -134,16 +172,23 @@ export class OrtWorkerPool {
     if (this.slots.every((slot) => slot.state === 'dead')) {
       return Promise.reject(new OrtWorkerPoolUnavailableError('no ORT worker is running'));
     }
+    const refused = whyNotStart(options);
+    if (refused) return Promise.reject(refused);
+    if (this.queue.length >= this.maxQueued) {
+      return Promise.reject(
+        new QueueFullError(`${this.queue.length} jobs are already waiting for this model`),
+      );
+    }
     return new Promise((resolve, reject) => {
-      // TypeScript cannot correlate a generic K with one member of the message union.
-      const message = { id: this.nextJobId++, kind, payload } as OrtWorkerJobMessage;
-      this.queue.push({
-        message,
-        transfer: options.transfer ?? [],
-        worker,
-        resolve: (result) => resolve(result as OrtWorkerJobs[K]['result']),
-        reject,
-      });
+      const id = this.nextJobId++;
+      const job: Job = { id, request, options, onChunk, resolve, reject, settled: false };
+      const { signal } = options;
+      if (signal) {
+        const onAbort = () => this.abandon(job);
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -160,30 +205,34 @@ export class OrtWorkerPool {
 
   private async shutDown(graceMs: number): Promise<void> {
     const closed = () => new OrtWorkerPoolUnavailableError('pool is closed');
-    for (const job of this.queue.splice(0)) job.reject(closed());
+    for (const job of this.queue.splice(0)) this.finish(job, closed());
     const deadline = Date.now() + graceMs;
-    while (this.slots.some((slot) => slot.job && slot.state !== 'dead') && Date.now() < deadline) {
+    const busy = () => this.slots.some((slot) => slot.jobs.size > 0 && slot.state !== 'dead');
+    while (busy() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     for (const slot of this.slots) {
-      slot.job?.reject(closed());
-      slot.job = undefined;
+      for (const job of slot.jobs.values()) this.finish(job, closed());
+      slot.jobs.clear();
     }
     await Promise.all(this.slots.map((slot) => slot.thread.terminate()));
   }
 
-  private spawn(index: number): Promise<OrtWorkerInfo> {
-    const thread = launchWorkerScript('ort.worker', { workerData: this.init });
-    const slot: WorkerSlot = { index, thread, state: 'starting' };
+  private spawn(index: number): Promise<T['info']> {
+    const workerData: OrtWorkerInit = { ...this.init, worker: index };
+    const thread = launchWorkerScript('ort.worker', { workerData });
+    const slot: WorkerSlot = { index, thread, state: 'starting', jobs: new Map() };
     this.slots[index] = slot;
     return new Promise((resolve, reject) => {
       thread.on('message', (reply: OrtWorkerReply) => {
         if (reply.type === 'ready') {
-          slot.state = 'idle';
+          slot.state = 'ready';
           resolve(reply.info);
           this.dispatch();
+        } else if (reply.type === 'warning') {
+          this.onWarning(`${this.engineName}, worker ${index}: ${reply.message}`);
         } else {
-          this.settle(slot, reply);
+          this.onReply(slot, reply);
         }
       });
       thread.on('error', (error) => {
@@ -204,65 +253,99 @@ export class OrtWorkerPool {
   }
 
   private onCrash(slot: WorkerSlot, cause: string): void {
-    const { job } = slot;
-    slot.job = undefined;
-    job?.reject(
-      new OrtWorkerCrashError(
-        `ORT worker ${slot.index} (${this.modelName}) died while running a '${job.message.kind}' job: ${cause}`,
-      ),
-    );
+    for (const job of slot.jobs.values()) {
+      this.finish(
+        job,
+        new OrtWorkerCrashError(
+          `ORT worker ${slot.index} (${this.engineName}) died while running a job: ${cause}`,
+        ),
+      );
+    }
+    slot.jobs.clear();
     this.spawn(slot.index).catch((error: unknown) => this.onRestartFailed(slot.index, error));
   }
 
   private onRestartFailed(index: number, error: unknown): void {
     if (this.closing) return;
     const reason = error instanceof Error ? error.message : String(error);
-    const unavailable = (why: string) =>
-      new OrtWorkerPoolUnavailableError(
-        `ORT worker ${index} could not restart (${reason}); ${why}`,
-      );
     const allDead = this.slots.every((slot) => slot.state === 'dead');
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const job = this.queue[i];
-      if (allDead || job.worker === index) {
+      if (allDead || job.options.worker === index) {
         this.queue.splice(i, 1);
-        job.reject(unavailable(allDead ? 'no worker is left' : 'the job was pinned to it'));
+        const why = allDead ? 'no worker is left' : 'the job was pinned to it';
+        this.finish(
+          job,
+          new OrtWorkerPoolUnavailableError(
+            `ORT worker ${index} could not restart (${reason}); ${why}`,
+          ),
+        );
       }
     }
   }
 
-  private settle(slot: WorkerSlot, reply: Exclude<OrtWorkerReply, { type: 'ready' }>): void {
-    const { job } = slot;
-    if (!job || job.message.id !== reply.id) return;
-    slot.job = undefined;
-    slot.state = 'idle';
-    if (reply.type === 'result') job.resolve(reply.result);
-    else job.reject(reviveError(reply.error));
+  private onReply(slot: WorkerSlot, reply: Exclude<OrtWorkerReply, { type: 'ready' | 'warning' }>) {
+    const job = slot.jobs.get(reply.id);
+    if (!job) return;
+    if (reply.type === 'chunk') {
+      if (!job.settled) job.onChunk?.(reply.chunk);
+      return;
+    }
+    slot.jobs.delete(reply.id);
+    if (reply.type === 'result') this.finish(job, undefined, reply.result);
+    else this.finish(job, reviveError(reply.error));
     this.dispatch();
+  }
+
+  /** The caller is gone: drop the job if it waits, cancel it in its worker if it runs. */
+  private abandon(job: Job): void {
+    if (job.settled) return;
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    else if (job.slot?.state === 'ready') {
+      // The slot stays taken until the worker answers: the engine may still be mid-step.
+      const cancel: OrtWorkerCommand = { type: 'cancel', id: job.id };
+      job.slot.thread.postMessage(cancel);
+    }
+    this.finish(job, new WorkCancelledError('cancelled by the caller'));
+  }
+
+  private finish(job: Job, error?: Error, result?: unknown): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.detach?.();
+    if (error) job.reject(error);
+    else job.resolve(result);
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      while (slot.state === 'idle') {
-        const next = this.queue.findIndex((j) => j.worker === undefined || j.worker === slot.index);
+      while (slot.state === 'ready' && slot.jobs.size < this.concurrency) {
+        const next = this.queue.findIndex(
+          (job) => job.options.worker === undefined || job.options.worker === slot.index,
+        );
         if (next < 0) break;
         const [job] = this.queue.splice(next, 1);
+        const refused = whyNotStart(job.options);
+        if (refused) {
+          this.finish(job, refused);
+          continue;
+        }
+        const command: OrtWorkerCommand = {
+          type: 'job',
+          id: job.id,
+          request: job.request,
+          deadline: job.options.deadline,
+        };
         try {
-          slot.thread.postMessage(job.message, [...job.transfer]);
-          slot.state = 'busy';
-          slot.job = job;
+          slot.thread.postMessage(command, [...(job.options.transfer ?? [])]);
+          slot.jobs.set(job.id, job);
+          job.slot = slot;
         } catch (error) {
-          // e.g. a feed buffer that was already detached: the job is unsendable, the worker fine.
-          job.reject(error instanceof Error ? error : new Error(String(error)));
+          // e.g. a buffer that was already detached: the job is unsendable, the worker fine.
+          this.finish(job, error instanceof Error ? error : new Error(String(error)));
         }
       }
     }
   }
-}
-
-function reviveError({ name, message, stack }: SerializedError): Error {
-  const error = new Error(message);
-  error.name = name;
-  if (stack) error.stack = stack;
-  return error;
 }

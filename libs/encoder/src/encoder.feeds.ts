@@ -1,7 +1,7 @@
 // Checks token-id sequences against the model and turns a batch of them into the int64 tensors
 // an encoder graph takes. Rows are right-padded, which is what makes `lengths` a faithful
 // attention mask for pooling.
-import type { EncoderRejection } from './ort-worker.protocol';
+import type { EncoderRejection } from './encoder.protocol';
 
 export interface EncoderFeeds {
   readonly batch: number;

@@ -1,10 +1,19 @@
 // A sentence-embedding encoder (BERT-style ONNX export + tokenizer) served by worker threads:
 // tokenization and forward passes never run on the caller's event loop.
 import { resolve } from 'node:path';
-import type { InferenceSession } from 'onnxruntime-node';
+import {
+  OrtWorkerPool,
+  engineModule,
+  type RuntimeOptions,
+  type WorkBounds,
+} from '@tessera/runtime';
 import { readEncoderConfig } from './encoder.config';
-import { OrtWorkerPool } from './ort-worker.pool';
-import type { EmbedJob, EncoderInput, EncoderRejection } from './ort-worker.protocol';
+import type {
+  EmbedJob,
+  EncoderEngineTypes,
+  EncoderInput,
+  EncoderRejection,
+} from './encoder.protocol';
 import type { Pooling } from './pooling';
 
 /** What became of one input: its L2-normalised embedding, or why the model did not take it. */
@@ -16,13 +25,32 @@ export interface EncoderModelOptions {
   readonly modelDir: string;
   /** Graph file relative to `modelDir`. Default `onnx/model.onnx`. */
   readonly onnxFile?: string;
-  /** Worker threads, each with its own session and tokenizer. Default 1. */
-  readonly workers?: number;
-  /** ORT intra-op threads per worker. Default: cores shared evenly among the workers. */
-  readonly intraOpThreads?: number;
-  readonly executionProviders?: readonly InferenceSession.ExecutionProviderConfig[];
-  /** Overrides the pooling read from the sentence-transformers files. */
-  readonly pooling?: Pooling;
+  /** Workers (each with its own session and tokenizer) and session settings. */
+  readonly runtime?: Partial<RuntimeOptions>;
+  /** Most tokens the inputs of one request may add up to. Default 300,000 (as OpenAI's). */
+  readonly maxRequestTokens?: number;
+  /** Where worker warnings go (e.g. an execution provider fallback). */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** The engine every EncoderModel's workers run. */
+const ENCODER_ENGINE = engineModule<EncoderEngineTypes>(__dirname, 'encoder.engine');
+
+/**
+ * No tokenizer we serve averages more than ~6 characters a token on real text; a text longer
+ * than this many characters per token of the model's limit cannot fit and is refused before
+ * it is tokenized (tokenizing megabytes takes seconds of a worker every request waits behind).
+ */
+export const MAX_CHARS_PER_TOKEN = 16;
+
+/** OpenAI's cap on the tokens of one embeddings request, summed over its inputs. */
+export const DEFAULT_MAX_REQUEST_TOKENS = 300_000;
+
+/** The first input of a request the model refuses before any work, and why. */
+export interface EarlyRejection {
+  readonly index: number;
+  readonly tokens: number;
+  readonly rejection: EncoderRejection;
 }
 
 /** Graph inputs this class knows how to fill. */
@@ -31,39 +59,36 @@ const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
 /** Preferred output, in order: token states to pool, then already-pooled sentence vectors. */
 const OUTPUT_PREFERENCE = ['last_hidden_state', 'sentence_embedding', 'token_embeddings'];
 
-/** Below this many texts a tokenize call goes to one worker; splitting costs more than it saves. */
-const TOKENIZE_SPLIT_THRESHOLD = 64;
-/**
- * Most texts per tokenize job. Receiving a reply (structured-clone of number[][]) happens on the
- * main thread; smaller replies keep each such pause short.
- */
-const TOKENIZE_MAX_CHUNK = 256;
-
 export class EncoderModel {
+  /** Longest text (in characters) that is tokenized at all. */
+  readonly maxInputChars: number;
+
   private constructor(
-    private readonly pool: OrtWorkerPool,
-    readonly modelDir: string,
+    private readonly pool: OrtWorkerPool<EncoderEngineTypes>,
     readonly dimensions: number,
     readonly vocabSize: number,
     readonly maxTokens: number,
+    readonly maxRequestTokens: number,
     readonly pooling: Pooling,
     readonly padTokenId: number,
     private readonly outputName: string,
-  ) {}
+  ) {
+    this.maxInputChars = maxTokens * MAX_CHARS_PER_TOKEN;
+  }
 
   static async load(options: EncoderModelOptions): Promise<EncoderModel> {
     const modelDir = resolve(options.modelDir);
     const config = await readEncoderConfig(modelDir, options.onnxFile ?? 'onnx/model.onnx');
     const pool = new OrtWorkerPool({
-      modelPath: config.onnxPath,
-      workers: options.workers,
-      intraOpNumThreads: options.intraOpThreads,
-      executionProviders: options.executionProviders,
-      tokenizerDir: modelDir,
+      engine: ENCODER_ENGINE,
+      modelDir,
+      engineOptions: { onnxFile: config.onnxPath },
+      runtime: options.runtime,
+      onWarning: options.onWarning,
     });
     await pool.start();
     try {
-      const { inputNames, outputNames } = pool;
+      const { inputNames, outputNames } = pool.info;
       const unknown = inputNames.filter((name) => !KNOWN_INPUTS.has(name));
       if (!inputNames.includes('input_ids') || unknown.length > 0) {
         throw new Error(
@@ -75,11 +100,11 @@ export class EncoderModel {
         OUTPUT_PREFERENCE.find((name) => outputNames.includes(name)) ?? outputNames[0];
       return new EncoderModel(
         pool,
-        modelDir,
         config.dimensions,
         config.vocabSize,
         config.maxTokens,
-        options.pooling ?? config.pooling,
+        options.maxRequestTokens ?? DEFAULT_MAX_REQUEST_TOKENS,
+        config.pooling,
         // Without a pad token any id will do: padded positions are masked out.
         pool.info.padTokenId ?? 0,
         outputName,
@@ -95,19 +120,29 @@ export class EncoderModel {
   }
 
   /**
-   * Token ids with the model's special tokens, neither truncated nor padded: rejecting inputs
-   * longer than `maxTokens` is the caller's decision, never a silent cut. Large calls are split
-   * across the workers.
+   * What can be refused on the caller's thread, before queueing: a text longer in characters
+   * than any input that fits, token ids beyond the limit, a request over the token cap by its
+   * token ids alone. Everything else is checked in the worker, tokenizing at most ~limit + 1
+   * tokens of each text.
    */
-  async tokenize(texts: readonly string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    const parts = texts.length < TOKENIZE_SPLIT_THRESHOLD ? 1 : this.pool.size;
-    const size = Math.min(TOKENIZE_MAX_CHUNK, Math.ceil(texts.length / parts));
-    const chunks: Promise<number[][]>[] = [];
-    for (let start = 0; start < texts.length; start += size) {
-      chunks.push(this.pool.execute('tokenize', { texts: texts.slice(start, start + size) }));
+  refuseEarly(inputs: readonly EncoderInput[]): EarlyRejection | undefined {
+    let requestTokens = 0;
+    for (const [index, input] of inputs.entries()) {
+      if (typeof input === 'string') {
+        if (input.length > this.maxInputChars) {
+          const rejection = { reason: 'too_many_characters', characters: input.length } as const;
+          return { index, tokens: 0, rejection };
+        }
+        continue;
+      }
+      const tokens = input.length;
+      requestTokens += tokens;
+      if (tokens > this.maxTokens) return { index, tokens, rejection: { reason: 'too_long' } };
+      if (requestTokens > this.maxRequestTokens) {
+        return { index, tokens, rejection: { reason: 'request_too_long', requestTokens } };
+      }
     }
-    return (await Promise.all(chunks)).flat();
+    return undefined;
   }
 
   /**
@@ -120,11 +155,12 @@ export class EncoderModel {
   async embed(
     inputs: readonly EncoderInput[],
     requests?: readonly number[],
+    bounds: WorkBounds = {},
   ): Promise<EncoderOutcome[]> {
     if (inputs.length === 0) return [];
     const { embeddings, dimensions, tokens, rejections } = await this.pool.execute(
-      'embed',
       this.job(inputs, requests),
+      bounds,
     );
     if (dimensions !== 0 && dimensions !== this.dimensions) {
       throw new Error(
@@ -142,9 +178,7 @@ export class EncoderModel {
   async warmup(): Promise<void> {
     const job = this.job([[this.padTokenId]]);
     await Promise.all(
-      Array.from({ length: this.pool.size }, (_, worker) =>
-        this.pool.execute('embed', job, { worker }),
-      ),
+      Array.from({ length: this.pool.size }, (_, worker) => this.pool.execute(job, { worker })),
     );
   }
 
@@ -153,6 +187,7 @@ export class EncoderModel {
       inputs,
       requests,
       maxTokens: this.maxTokens,
+      maxRequestTokens: this.maxRequestTokens,
       padTokenId: this.padTokenId,
       vocabSize: this.vocabSize,
       pooling: this.pooling,

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EncoderModel, type EncoderOutcome } from './encoder.model';
-import { OrtWorkerPool } from './ort-worker.pool';
-import { l2Normalize, type Pooling } from './pooling';
+import { l2Normalize } from './pooling';
+import { encodeBounded, loadLocalTokenizer } from './tokenizer.loader';
 
 const FIXTURES = join(__dirname, '../../../test/fixtures/models');
 
@@ -27,31 +27,6 @@ function vectorsOf(outcomes: EncoderOutcome[]): Float32Array[] {
     if (!('vector' in outcome)) throw new Error(`rejected: ${JSON.stringify(outcome)}`);
     return outcome.vector;
   });
-}
-
-/** The plain reference: run one unpadded sequence, pool its raw last_hidden_state, normalise. */
-async function referenceEmbedding(
-  raw: OrtWorkerPool,
-  ids: number[],
-  pooling: Pooling,
-): Promise<Float32Array> {
-  const dims = [1, ids.length];
-  const feeds = {
-    input_ids: { type: 'int64' as const, dims, data: BigInt64Array.from(ids, BigInt) },
-    attention_mask: { type: 'int64' as const, dims, data: new BigInt64Array(ids.length).fill(1n) },
-    ...(raw.inputNames.includes('token_type_ids') && {
-      token_type_ids: { type: 'int64' as const, dims, data: new BigInt64Array(ids.length) },
-    }),
-  };
-  const { last_hidden_state: states } = await raw.run(feeds);
-  const [, tokens, hidden] = states.dims;
-  const data = states.data as Float32Array;
-  const pooled = new Float32Array(hidden);
-  const counted = pooling === 'cls' ? 1 : tokens;
-  for (let t = 0; t < counted; t++) {
-    for (let h = 0; h < hidden; h++) pooled[h] += data[t * hidden + h] / counted;
-  }
-  return l2Normalize(pooled);
 }
 
 describe.each([
@@ -78,16 +53,11 @@ describe.each([
   ({ model, pooling, maxTokens, vocabSize, padTokenId, cls, sep }) => {
     const ref = reference(model);
     let encoder: EncoderModel;
-    /** The encoder's own sessions, run directly for the raw `last_hidden_state`. */
-    let raw: OrtWorkerPool;
-
     beforeAll(async () => {
       encoder = await EncoderModel.load({
         modelDir: join(FIXTURES, model),
-        workers: 2,
-        intraOpThreads: 1,
+        runtime: { workers: 2, intra_op_threads: 1 },
       });
-      raw = encoder['pool'];
     });
     afterAll(() => encoder.close());
 
@@ -97,22 +67,22 @@ describe.each([
     });
 
     it('tokenizes with special tokens, like the Python tokenizer', async () => {
-      const ids = await encoder.tokenize(ref.sentences);
-      expect(ids).toEqual(ref.input_ids);
-      for (const row of ids) expect([row[0], row[row.length - 1]]).toEqual([cls, sep]);
+      const tokenizer = await loadLocalTokenizer(join(FIXTURES, model));
+      const ids = ref.sentences.map((text) => encodeBounded(tokenizer, text, maxTokens));
+      expect(ids).toEqual(ref.input_ids.map((row) => ({ ids: row, complete: true })));
+      for (const row of ref.input_ids) expect([row[0], row[row.length - 1]]).toEqual([cls, sep]);
     });
 
-    it('never truncates', async () => {
-      const [ids] = await encoder.tokenize(['hello world '.repeat(200)]);
-      expect(ids.length).toBeGreaterThan(maxTokens * 2);
-    });
-
-    it('tokenizes big inputs split across the workers in order', async () => {
-      const texts = Array.from({ length: 150 }, (_, i) =>
-        ref.sentences[i % 10].repeat(1 + (i % 3)),
-      );
-      const one = await Promise.all(texts.map((text) => encoder.tokenize([text])));
-      await expect(encoder.tokenize(texts)).resolves.toEqual(one.flat());
+    it('stops tokenizing a text that is clearly over the limit, never truncating it', async () => {
+      const tokenizer = await loadLocalTokenizer(join(FIXTURES, model));
+      const long = encodeBounded(tokenizer, 'hello world '.repeat(2000), maxTokens);
+      expect(long.complete).toBe(false);
+      expect(long.ids.length).toBeGreaterThan(maxTokens);
+      expect(long.ids.length).toBeLessThan(maxTokens * 8);
+      // Just over the limit: tokenized whole, for an exact count.
+      const near = encodeBounded(tokenizer, 'hello world '.repeat(maxTokens / 2), maxTokens);
+      expect(near).toEqual({ ids: expect.any(Array), complete: true });
+      expect(near.ids.length).toBeGreaterThan(maxTokens);
     });
 
     it('matches sentence-transformers embeddings (normalised), from ids or texts', async () => {
@@ -130,7 +100,8 @@ describe.each([
       const batch = [ref.input_ids[0], ref.input_ids[5], [ref.input_ids[0][0]]];
       const embeddings = vectorsOf(await encoder.embed(batch));
       for (const [i, ids] of batch.entries()) {
-        expectClose(embeddings[i], await referenceEmbedding(raw, ids, pooling));
+        // Alone, a sequence has no padding to leave out.
+        expectClose(embeddings[i], vectorsOf(await encoder.embed([ids]))[0]);
         expect(Math.hypot(...embeddings[i])).toBeCloseTo(1, 5);
         // Standalone: a result must not be a view that keeps the whole batch alive.
         expect(embeddings[i].buffer.byteLength).toBe(32 * 4);
@@ -138,7 +109,7 @@ describe.each([
     });
 
     it('rejects empty, too long and out-of-vocabulary inputs, never truncating', async () => {
-      const long = 'hello world '.repeat(200);
+      const long = 'hello world '.repeat(maxTokens);
       const outcomes = await encoder.embed([
         new Array<number>(maxTokens + 1).fill(5),
         [0, vocabSize],
@@ -150,9 +121,9 @@ describe.each([
         { tokens: maxTokens + 1, rejection: { reason: 'too_long' } },
         { tokens: 2, rejection: { reason: 'out_of_vocabulary', tokenId: vocabSize } },
         { tokens: 0, rejection: { reason: 'empty' } },
-        { tokens: expect.any(Number), rejection: { reason: 'too_long' } },
+        { tokens: expect.any(Number), rejection: { reason: 'too_long', truncated: true } },
       ]);
-      expect(outcomes[3].tokens).toBeGreaterThan(maxTokens * 2);
+      expect(outcomes[3].tokens).toBeGreaterThan(maxTokens);
       expect(vectorsOf(outcomes.slice(4))).toHaveLength(1);
     });
 
@@ -194,5 +165,55 @@ describe('EncoderModel.load', () => {
     await expect(EncoderModel.load({ modelDir: dir })).rejects.toThrow(
       /not an encoder export: inputs \[X\]/,
     );
+  });
+});
+
+describe('EncoderModel bounds on the work of one request', () => {
+  let encoder: EncoderModel;
+  beforeAll(async () => {
+    encoder = await EncoderModel.load({
+      modelDir: join(FIXTURES, 'tiny-bert'),
+      runtime: { intra_op_threads: 1 },
+      maxRequestTokens: 40,
+    });
+  });
+  afterAll(() => encoder.close());
+
+  it('refuses, before any work, texts longer than any input that fits, and ids over the limits', () => {
+    expect(encoder.maxInputChars).toBe(128 * 16);
+    expect(encoder.refuseEarly(['fine', 'x'.repeat(128 * 16)])).toBeUndefined();
+    expect(encoder.refuseEarly(['fine', 'x'.repeat(128 * 16 + 1)])).toEqual({
+      index: 1,
+      tokens: 0,
+      rejection: { reason: 'too_many_characters', characters: 128 * 16 + 1 },
+    });
+    expect(encoder.refuseEarly([new Array<number>(129).fill(5)])).toEqual({
+      index: 0,
+      tokens: 129,
+      rejection: { reason: 'too_long' },
+    });
+    expect(
+      encoder.refuseEarly([new Array<number>(30).fill(5), [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]]),
+    ).toEqual({
+      index: 1,
+      tokens: 11,
+      rejection: { reason: 'request_too_long', requestTokens: 41 },
+    });
+  });
+
+  it("caps a request's tokens and stops tokenizing its inputs once one is rejected", async () => {
+    const ids = new Array<number>(15).fill(5);
+    const text = 'the quick brown fox jumps over the lazy dog';
+    // Request 1 goes over the cap (40) at its third input; request 2 is fine.
+    const outcomes = await encoder.embed([ids, ids, ids, text, text], [1, 1, 1, 1, 2]);
+    expect(outcomes.map((o) => ('rejection' in o ? o.rejection : 'ok'))).toEqual([
+      { reason: 'request_rejected' },
+      { reason: 'request_rejected' },
+      { reason: 'request_too_long', requestTokens: 45 },
+      { reason: 'request_rejected' },
+      'ok',
+    ]);
+    expect(outcomes[3].tokens).toBe(0); // never tokenized
+    expect(outcomes[4].tokens).toBeGreaterThan(2);
   });
 });

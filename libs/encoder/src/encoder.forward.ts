@@ -3,29 +3,20 @@
 // micro-batcher (where they can join the next batch) rather than as tokenize jobs behind a
 // running batch. Running it in the worker also keeps the `[batch, seq, hidden]` activations
 // (megabytes for real models) off the main thread, which only receives `[batch, hidden]`.
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
+import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { padSequences, rejectionOf } from './encoder.feeds';
+import type { EmbedJob, EmbedJobResult, EncoderRejection } from './encoder.protocol';
 import { groupByLength } from './length.groups';
-import type { EmbedJob, EmbedJobResult, EncoderRejection } from './ort-worker.protocol';
 import { l2Normalize, poolHiddenStates } from './pooling';
-
-/** Text → token ids with the model's special tokens. */
-export type Tokenize = (text: string) => number[];
+import { encodeBounded } from './tokenizer.loader';
 
 export async function runEmbedJob(
   session: InferenceSession,
   job: EmbedJob,
-  tokenize?: Tokenize,
+  tokenizer: PreTrainedTokenizer,
 ): Promise<EmbedJobResult> {
-  const sequences = job.inputs.map((input) => {
-    if (typeof input !== 'string') return input;
-    if (!tokenize) throw new Error('this worker was started without a tokenizer');
-    return tokenize(input);
-  });
-  const rejections = rejectRequests(
-    sequences.map((ids) => rejectionOf(ids, job)),
-    job.requests,
-  );
+  const { sequences, rejections } = checkInputs(job, tokenizer);
   const runnable = sequences.flatMap((_, row) => (rejections[row] ? [] : [row]));
 
   let embeddings = new Float32Array(0);
@@ -51,17 +42,51 @@ export async function runEmbedJob(
   return { embeddings, dimensions, tokens: sequences.map((ids) => ids.length), rejections };
 }
 
-/** A request with one rejected input is answered with an error: none of its inputs run. */
-function rejectRequests(
-  rejections: (EncoderRejection | null)[],
-  requests: readonly number[] | undefined,
-): (EncoderRejection | null)[] {
-  if (!requests) return rejections;
-  const rejected = new Set(requests.filter((_, row) => rejections[row]));
-  return rejections.map(
-    (rejection, row) =>
-      rejection ?? (rejected.has(requests[row]) ? { reason: 'request_rejected' } : null),
-  );
+/**
+ * Tokenizes and checks every input, request by request. A request with one rejected input is
+ * answered with an error, so none of its later inputs is tokenized (bounding the work a request
+ * of many long inputs costs) and its other inputs are marked `request_rejected`.
+ */
+function checkInputs(
+  job: EmbedJob,
+  tokenizer: PreTrainedTokenizer,
+): { sequences: (readonly number[])[]; rejections: (EncoderRejection | null)[] } {
+  const sequences: (readonly number[])[] = [];
+  const rejections: (EncoderRejection | null)[] = [];
+  const requestTokens = new Map<number, number>();
+  const rejected = new Set<number>();
+  job.inputs.forEach((input, row) => {
+    const request = job.requests?.[row] ?? -1 - row;
+    if (rejected.has(request)) {
+      sequences.push([]);
+      rejections.push(null);
+      return;
+    }
+    const encoded =
+      typeof input === 'string'
+        ? encodeBounded(tokenizer, input, job.maxTokens)
+        : { ids: input, complete: true };
+    const total = (requestTokens.get(request) ?? 0) + encoded.ids.length;
+    requestTokens.set(request, total);
+    let rejection = rejectionOf(encoded.ids, job);
+    if (rejection?.reason === 'too_long' && !encoded.complete) {
+      rejection = { reason: 'too_long', truncated: true };
+    }
+    if (!rejection && total > job.maxRequestTokens) {
+      rejection = { reason: 'request_too_long', requestTokens: total };
+    }
+    if (rejection) rejected.add(request);
+    sequences.push(encoded.ids);
+    rejections.push(rejection);
+  });
+  return {
+    sequences,
+    rejections: rejections.map(
+      (rejection, row) =>
+        rejection ??
+        (rejected.has(job.requests?.[row] ?? -1 - row) ? { reason: 'request_rejected' } : null),
+    ),
+  };
 }
 
 /** One ONNX Runtime run over rows padded to the longest of them. */

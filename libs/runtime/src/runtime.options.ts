@@ -1,0 +1,70 @@
+// The per-model `options` every engine shares (worker threads, ONNX Runtime session settings,
+// the queue bound), as a zod schema that each capability's options schema extends, and its
+// translation into what the pool and ORT take.
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+
+export const RuntimeOptionsSchema = z.object({
+  /** Worker threads, each with its own sessions. */
+  workers: z.number().int().min(1).max(64).default(1),
+  /**
+   * In order of preference. `cuda` falls back to `cpu` with a warning when its provider cannot
+   * load (no GPU, no CUDA libraries), so one models file serves both kinds of machine.
+   */
+  execution_providers: z
+    .array(z.enum(['cpu', 'cuda']))
+    .min(1)
+    .default(['cpu']),
+  /** ONNX Runtime intra-op threads per session (default: CPU cores ÷ workers). */
+  intra_op_threads: z.number().int().min(1).max(256).optional(),
+  /** Threads across independent graph nodes; 1 runs nodes in sequence, which suits pooled workers. */
+  inter_op_threads: z.number().int().min(1).max(256).default(1),
+  graph_optimization_level: z.enum(['disabled', 'basic', 'extended', 'all']).default('all'),
+  /** Fixes symbolic input dimensions (e.g. `batch_size: 1`) so ORT can plan for them. */
+  free_dimension_overrides: z.record(z.string(), z.number().int().min(1)).optional(),
+  /**
+   * Most work items waiting for this model (inputs for a batched engine, jobs otherwise); more
+   * is refused with RESOURCE_EXHAUSTED (HTTP 429) instead of queueing minutes of work.
+   */
+  max_queued_items: z.number().int().min(1).default(4096),
+});
+
+export type RuntimeOptions = z.infer<typeof RuntimeOptionsSchema>;
+
+/** What every worker's SessionFactory applies to the sessions it opens. */
+export interface SessionSettings {
+  readonly executionProviders: readonly ('cpu' | 'cuda')[];
+  readonly intraOpNumThreads: number;
+  readonly interOpNumThreads: number;
+  readonly graphOptimizationLevel: 'disabled' | 'basic' | 'extended' | 'all';
+  readonly freeDimensionOverrides?: Readonly<Record<string, number>>;
+}
+
+export function sessionSettings(options: Partial<RuntimeOptions>): SessionSettings {
+  const workers = options.workers ?? 1;
+  return {
+    executionProviders: options.execution_providers ?? ['cpu'],
+    intraOpNumThreads:
+      options.intra_op_threads ?? Math.max(1, Math.floor(availableParallelism() / workers)),
+    interOpNumThreads: options.inter_op_threads ?? 1,
+    graphOptimizationLevel: options.graph_optimization_level ?? 'all',
+    freeDimensionOverrides: options.free_dimension_overrides,
+  };
+}
+
+/**
+ * Parses a model's `options` with its capability's schema; the error names the model (`what`,
+ * e.g. "embeddings model 'x' in models.yaml") and every offending option.
+ */
+export function parseModelOptions<S extends z.ZodType>(
+  schema: S,
+  options: unknown,
+  what: string,
+): z.infer<S> {
+  const parsed = schema.safeParse(options ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map(
+    (issue) => `${issue.path.join('.') || 'options'}: ${issue.message}`,
+  );
+  throw new Error(`invalid options for ${what}: ${issues.join('; ')}`);
+}

@@ -1,0 +1,50 @@
+// Opens InferenceSessions inside a worker with the model's session settings. A provider other
+// than CPU that cannot load (no GPU, no CUDA libraries in this onnxruntime-node build) is
+// dropped with a warning (once per worker) and the session opens on what is left, ending with
+// CPU.
+import { isAbsolute, join } from 'node:path';
+import { InferenceSession } from 'onnxruntime-node';
+import type { SessionFactory } from './engine.contract';
+import type { SessionSettings } from './runtime.options';
+
+export function sessionFactory(
+  modelDir: string,
+  settings: SessionSettings,
+  warn: (message: string) => void,
+): SessionFactory {
+  // What is left after a fallback: later sessions of the worker skip it without a new warning.
+  let providers = [...settings.executionProviders];
+  return {
+    async create(file: string): Promise<InferenceSession> {
+      const path = isAbsolute(file) ? file : join(modelDir, file);
+      const options = (providers: readonly string[]): InferenceSession.SessionOptions => ({
+        intraOpNumThreads: settings.intraOpNumThreads,
+        interOpNumThreads: settings.interOpNumThreads,
+        executionMode: settings.interOpNumThreads > 1 ? 'parallel' : 'sequential',
+        graphOptimizationLevel: settings.graphOptimizationLevel,
+        executionProviders: [...providers],
+        // A provider that fails to load is reported once, by the warning below, not also by
+        // ORT's own error log on stderr.
+        ...(providers.some((provider) => provider !== 'cpu') && { logSeverityLevel: 4 as const }),
+        ...(settings.freeDimensionOverrides && {
+          freeDimensionOverrides: { ...settings.freeDimensionOverrides },
+        }),
+      });
+      for (;;) {
+        try {
+          return await InferenceSession.create(path, options(providers));
+        } catch (error) {
+          const failed = providers.find((provider) => provider !== 'cpu');
+          if (failed === undefined) throw error;
+          const reason = error instanceof Error ? error.message : String(error);
+          providers = providers.filter((provider) => provider !== failed);
+          if (!providers.includes('cpu')) providers.push('cpu');
+          warn(
+            `execution provider '${failed}' could not be used for ${path} (${reason}); ` +
+              `falling back to ${providers.join(', ')}`,
+          );
+        }
+      }
+    },
+  };
+}
