@@ -13,7 +13,6 @@ import type { ServiceConfig } from '@tessera/config';
 import {
   GrpcHandlerWrapper,
   GrpcServerHost,
-  qualifiedServiceName,
   type Capability,
   type ListModelsResponse,
   type ModelInfo,
