@@ -21,7 +21,7 @@ export interface GrpcErrorDetails {
 }
 
 /** Builds the error object a grpc-js handler passes to its callback (or emits on a stream). */
-export function grpcError(
+function grpcError(
   code: status,
   message: string,
   details: GrpcErrorDetails = {},
@@ -32,7 +32,7 @@ export function grpcError(
   return { code, details: message, message, metadata };
 }
 
-/** Reads back the `param` and `code` a service attached with `grpcError`. */
+/** Reads back the `param` and `code` a service attached to its GrpcStatusError. */
 export function grpcErrorDetails(error: Pick<ServiceError, 'metadata'>): {
   param: string | null;
   code: string | null;
