@@ -1,26 +1,20 @@
 import { status } from '@grpc/grpc-js';
-import {
-  MicroBatcherClosedError,
-  OrtWorkerPoolUnavailableError,
-  QueueFullError,
-  WorkCancelledError,
-  WorkDeadlineError,
-} from '@tessera/runtime';
+import * as runtime from '@tessera/runtime';
 import { GrpcStatusError, grpcStatusErrorOf, knownGrpcStatusErrorOf } from './grpc-error';
 
 describe('grpcStatusErrorOf', () => {
   it.each([
-    [new QueueFullError('3 jobs are waiting'), status.RESOURCE_EXHAUSTED],
-    [new WorkCancelledError('cancelled by the caller'), status.CANCELLED],
-    [new WorkDeadlineError('the deadline passed'), status.DEADLINE_EXCEEDED],
-    [new MicroBatcherClosedError('batcher is closed'), status.UNAVAILABLE],
-    [new OrtWorkerPoolUnavailableError('pool is closed'), status.UNAVAILABLE],
+    [new runtime.QueueFullError('3 jobs are waiting'), status.RESOURCE_EXHAUSTED],
+    [new runtime.WorkCancelledError('cancelled by the caller'), status.CANCELLED],
+    [new runtime.WorkDeadlineError('the deadline passed'), status.DEADLINE_EXCEEDED],
+    [new runtime.MicroBatcherClosedError('batcher is closed'), status.UNAVAILABLE],
+    [new runtime.OrtWorkerPoolUnavailableError('pool is closed'), status.UNAVAILABLE],
   ])('maps the runtime refusal %p to its status', (thrown, code) => {
     expect(grpcStatusErrorOf(thrown).code).toBe(code);
   });
 
   it('tells a caller of a full queue to retry, with the rate-limit code', () => {
-    const error = grpcStatusErrorOf(new QueueFullError('3 jobs are waiting'));
+    const error = grpcStatusErrorOf(new runtime.QueueFullError('3 jobs are waiting'));
     expect(error.message).toBe('The model is busy (3 jobs are waiting); retry shortly.');
     expect(error.details.code).toBe('rate_limit_exceeded');
   });
