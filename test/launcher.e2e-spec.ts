@@ -5,7 +5,7 @@
 // SIGTERM to the npm process lets in-flight requests finish and leaves no process behind.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { repoRoot } from '@tessera/testing';
+import { repoRoot, until } from '@tessera/testing';
 import OpenAI from 'openai';
 import { freePort } from '../tools/stack/ports';
 
@@ -158,6 +158,8 @@ it('restarts a killed service on the same ports; the gateway answers 503 meanwhi
   // a moment before its /readyz does.
   expect(recoveredAt - serviceReadyAt).toBeLessThan(3000);
 
+  // The launcher polls /readyz on its own schedule: its line may come a moment after ours.
+  await until(() => output.includes('embeddings ready again'));
   const after = readyLine('embeddings ready again');
   expect(after.pid).not.toBe(before.pid);
   expect({ grpc: after.grpc, http: after.http }).toEqual({ grpc: before.grpc, http: before.http });

@@ -12,14 +12,7 @@ import {
   type EncoderOutcome,
   type EncoderRejection,
 } from '@tessera/encoder';
-import {
-  MicroBatcherClosedError,
-  OrtWorkerPoolUnavailableError,
-  QueueFullError,
-  WorkCancelledError,
-  WorkDeadlineError,
-  type WorkBounds,
-} from '@tessera/runtime';
+import type { WorkBounds } from '@tessera/runtime';
 import { EmbeddingModels, type EmbeddingModel } from './embedding-models';
 
 const tracer = trace.getTracer('tessera');
@@ -30,28 +23,6 @@ const invalidInput = (message: string, param = 'input', code: string | null = nu
 /** The call an Embed runs for: its trace span, and what tells that its caller is gone. */
 export interface EmbedContext extends WorkBounds {
   readonly span: Span;
-}
-
-/** Why queued work was not done, as the status the caller gets. */
-function workStatus(error: unknown): GrpcStatusError | undefined {
-  if (error instanceof QueueFullError) {
-    return new GrpcStatusError(
-      status.RESOURCE_EXHAUSTED,
-      `The model is busy (${error.message}); retry shortly.`,
-      { param: null, code: 'rate_limit_exceeded' },
-    );
-  }
-  if (error instanceof WorkCancelledError) {
-    return new GrpcStatusError(status.CANCELLED, error.message);
-  }
-  if (error instanceof WorkDeadlineError) {
-    return new GrpcStatusError(status.DEADLINE_EXCEEDED, error.message);
-  }
-  // Shutting down, or no worker left: another instance (or a restart) can serve it.
-  if (error instanceof MicroBatcherClosedError || error instanceof OrtWorkerPoolUnavailableError) {
-    return new GrpcStatusError(status.UNAVAILABLE, error.message);
-  }
-  return undefined;
 }
 
 @Injectable()
@@ -121,10 +92,10 @@ export class EmbedHandler {
       span.setAttribute(GEN_AI.operationName, 'embeddings');
       span.setAttribute(GEN_AI.responseModel, model.spec.id);
       span.setAttribute('tessera.batch.items', inputs.length);
+      // The runtime's refusals (queue full, cancelled, deadline, closed) reach the caller as
+      // their status through the contracts' one table (grpcStatusErrorOf).
       try {
         return await this.models.embed(model, inputs, bounds);
-      } catch (error) {
-        throw workStatus(error) ?? error;
       } finally {
         span.end();
       }

@@ -8,12 +8,13 @@ import {
   onnxFileFor,
   type ModelSpec,
 } from '@tessera/models';
+import type { ServiceConfig } from '@tessera/config';
 import { EncoderModel, type EncoderInput, type EncoderOutcome } from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { MicroBatcher, parseModelOptions, type WorkBounds } from '@tessera/runtime';
+import { SERVICE_CONFIG } from '@tessera/service';
 import { Histogram, type Registry } from 'prom-client';
 import { EmbeddingModelOptionsSchema } from './embedding-model.options';
-import { SERVICE_CONFIG, type EmbeddingsServiceConfig } from './embeddings.config';
 
 /** One input waiting in the micro-batcher, with the request it belongs to. */
 interface QueuedInput {
@@ -25,7 +26,7 @@ export interface EmbeddingModel {
   spec: ModelSpec;
   encoder: EncoderModel;
   batcher: MicroBatcher<QueuedInput, EncoderOutcome>;
-  /** Unix seconds, stable across restarts (the snapshot's pull time, not the load time). */
+  /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
   created: number;
 }
 
@@ -47,7 +48,7 @@ export class EmbeddingModels {
   private nextRequest = 0;
 
   constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: EmbeddingsServiceConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
     this.batchItems = new Histogram({

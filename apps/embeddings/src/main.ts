@@ -1,7 +1,7 @@
 // The embeddings service: gRPC on GRPC_PORT, /healthz /readyz /metrics on HTTP_PORT.
 import 'reflect-metadata';
 import { startTracing } from '@tessera/observability';
-startTracing({ serviceName: 'tessera-embeddings' }); // before grpc-js is loaded, to instrument it
+startTracing({ serviceName: 'tessera-embeddings' });
 
 import { runCapabilityService } from '@tessera/service';
 import { EmbeddingsModule } from './embeddings.module';

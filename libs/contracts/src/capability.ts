@@ -3,7 +3,8 @@
 // launcher's list of services and the benchmarks all derive from it, so a new capability (or a
 // service that comes to exist) is one row here.
 
-export interface CapabilityService {
+/** One row of the registry (not to be confused with @tessera/service's CapabilityService). */
+export interface CapabilityEntry {
   /** The gRPC service, as named in `proto/tessera/v1/`. */
   readonly service: string;
   /** Its proto file, relative to `proto/`. */
@@ -48,7 +49,7 @@ export const CAPABILITY_SERVICES = {
     route: '/v1/audio/transcriptions',
     project: null,
   },
-} as const satisfies Record<string, CapabilityService>;
+} as const satisfies Record<string, CapabilityEntry>;
 
 export type Capability = keyof typeof CAPABILITY_SERVICES;
 

@@ -11,7 +11,7 @@ import * as grpc from '@grpc/grpc-js';
 import { context } from '@opentelemetry/api';
 import { endGrpcSpan, startGrpcServerSpan, type GrpcServerMetrics } from '@tessera/observability';
 import { REQUEST_ID_METADATA_KEY, type GrpcCallContext } from './grpc-call.context';
-import { GrpcStatusError, grpcStatusErrorOf } from './grpc-error';
+import { GrpcStatusError, grpcStatusErrorOf, knownGrpcStatusErrorOf } from './grpc-error';
 
 /** What the three call kinds share: metadata, deadline, path and a 'cancelled' event. */
 type ServerCall = Pick<
@@ -111,7 +111,7 @@ export class GrpcHandlerWrapper {
       return result;
     } catch (thrown) {
       const error = grpcStatusErrorOf(thrown, abort.signal);
-      if (!(thrown instanceof GrpcStatusError) && !abort.signal.aborted) {
+      if (!knownGrpcStatusErrorOf(thrown) && !abort.signal.aborted) {
         logger.error(`${method} failed`, thrown instanceof Error ? thrown.stack : thrown);
       }
       finish(error.code, error.message);

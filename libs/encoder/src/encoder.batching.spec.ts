@@ -46,7 +46,6 @@ describe('EncoderModel behind a MicroBatcher', () => {
       maxWaitMs: 2,
       maxBatchCost: 1024,
       maxBatchItems: 8,
-      batchCost: 'padded',
       maxInFlight: encoder.workers,
       cost: (text) => text.length,
       run: (batch) => {

@@ -1,12 +1,7 @@
 // A sentence-embedding encoder (BERT-style ONNX export + tokenizer) served by worker threads:
 // tokenization and forward passes never run on the caller's event loop.
 import { resolve } from 'node:path';
-import {
-  OrtWorkerPool,
-  engineModule,
-  type RuntimeOptions,
-  type WorkBounds,
-} from '@tessera/runtime';
+import { OrtWorkerPool, engineModule, type RuntimeOptions } from '@tessera/runtime';
 import { readEncoderConfig } from './encoder.config';
 import type {
   EmbedJob,
@@ -150,17 +145,16 @@ export class EncoderModel {
    * grouped by length so that padding stays small. Each input comes back as a vector of
    * `dimensions` floats in its own buffer, or as a rejection (empty, ids outside the vocabulary,
    * longer than `maxTokens`: never truncated). `requests` names the request of each input; one
-   * rejected input skips the rest of its request.
+   * rejected input skips the rest of its request. Whether each request's caller is still there
+   * is the micro-batcher's to check before the batch forms: a batch mixes requests.
    */
   async embed(
     inputs: readonly EncoderInput[],
     requests?: readonly number[],
-    bounds: WorkBounds = {},
   ): Promise<EncoderOutcome[]> {
     if (inputs.length === 0) return [];
     const { embeddings, dimensions, tokens, rejections } = await this.pool.execute(
       this.job(inputs, requests),
-      bounds,
     );
     if (dimensions !== 0 && dimensions !== this.dimensions) {
       throw new Error(

@@ -6,7 +6,7 @@ export { ModelsFileError, type ModelsFileProblem } from './models-file.error';
 export { modelsFor } from './models-file.query';
 export { ModelRegistry } from './model-registry';
 export { modelCreatedAt } from './model-created.resolver';
-export { DTYPES, DTYPE_FILE_SUFFIXES, onnxFileFor, type Dtype } from './onnx-file.naming';
+export { onnxFileFor } from './onnx-file.naming';
 export { ModelStore, type ModelAvailability } from './model-store';
 export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
 export {

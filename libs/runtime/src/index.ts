@@ -11,7 +11,7 @@ export {
   type WorkerEngine,
 } from './engine.contract';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
-export { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
+export { OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';
 export { RuntimeOptionsSchema, parseModelOptions, type RuntimeOptions } from './runtime.options';
 export {

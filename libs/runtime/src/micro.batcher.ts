@@ -35,11 +35,6 @@ export interface MicroBatcherOptions<I, O> {
   /** Batches running at once, e.g. the number of model workers. Default 1. */
   readonly maxInFlight?: number;
   /**
-   * How item costs add up. `sum` (default): the total. `padded`: items × the largest cost, the
-   * real work of an encoder batch padded to its longest sequence.
-   */
-  readonly batchCost?: 'sum' | 'padded';
-  /**
    * Most items waiting (not yet running); a request that would go beyond is refused, unless the
    * queue is empty (a request larger than the bound still runs on an idle batcher). Default ∞.
    */
@@ -185,10 +180,8 @@ export class MicroBatcher<I, O> {
     };
   }
 
+  /** A batch costs the sum of its items' costs (an encoder job groups inputs by length). */
   private costOf(costs: readonly number[]): number {
-    if (this.options.batchCost === 'padded') {
-      return costs.length * costs.reduce((max, cost) => Math.max(max, cost), 0);
-    }
     return costs.reduce((sum, cost) => sum + cost, 0);
   }
 

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { CAPABILITY_SERVICES } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import type { FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
@@ -7,7 +8,7 @@ import { UpstreamClients } from '../upstream/upstream-clients';
 import { parseEmbeddingsRequest } from './embeddings.request';
 import { toOpenAIEmbeddings, type OpenAIEmbeddingsResponse } from './embeddings.response';
 
-@Controller('v1/embeddings')
+@Controller(CAPABILITY_SERVICES.embeddings.route)
 export class EmbeddingsController {
   constructor(
     private readonly upstreams: UpstreamClients,
