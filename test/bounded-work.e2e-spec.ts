@@ -141,7 +141,10 @@ describe('a model with a small queue and a small request cap', () => {
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
     expect(responses.find((r) => r.status === 429)?.body).toEqual({
       error: {
-        message: expect.stringMatching(/^The model is busy .*retry shortly\.$/),
+        // One sentence, no nested parentheses: what waits, the bound, what to do.
+        message: expect.stringMatching(
+          /^The model is busy: \d+ items are already waiting for this model \(at most 4\); retry shortly\.$/,
+        ),
         type: 'rate_limit_error',
         param: null,
         code: 'rate_limit_exceeded',

@@ -37,7 +37,7 @@ function workStatus(error: unknown): GrpcStatusError | undefined {
   if (error instanceof QueueFullError) {
     return new GrpcStatusError(
       status.RESOURCE_EXHAUSTED,
-      `The model is busy (${error.message}); retry shortly.`,
+      `The model is busy: ${error.message}; retry shortly.`,
       { param: null, code: 'rate_limit_exceeded' },
     );
   }
