@@ -88,7 +88,11 @@ describe('work whose caller is gone', () => {
         model: 'tiny-bert',
         inputs: Array.from({ length: 2048 }, (_, i) => ({ text: `${i} ${words(50)}` })),
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The heavy request must be queued ahead of the others: wait for its first batch to run
+      // (a fixed pause lost that race on a loaded machine, and the others then ran first).
+      for (let polls = 0; (await inputsRun(registry)) === before && polls < 2000; polls++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       const one = { model: 'tiny-bert', inputs: [{ text: 'too late' }] };
       const expiring = Array.from({ length: 5 }, () => embed(one, { deadline: Date.now() + 20 }));
       const cancelled = Array.from({ length: 5 }, () => embed(one));
