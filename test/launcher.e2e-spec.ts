@@ -158,6 +158,8 @@ it('restarts a killed service on the same ports; the gateway answers 503 meanwhi
   // a moment before its /readyz does.
   expect(recoveredAt - serviceReadyAt).toBeLessThan(3000);
 
+  // The launcher polls /readyz itself and may print its line a moment after the loop above ends.
+  await waitFor(() => output.includes('tessera: embeddings ready again'));
   const after = readyLine('embeddings ready again');
   expect(after.pid).not.toBe(before.pid);
   expect({ grpc: after.grpc, http: after.http }).toEqual({ grpc: before.grpc, http: before.http });
