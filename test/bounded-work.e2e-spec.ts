@@ -88,7 +88,11 @@ describe('work whose caller is gone', () => {
         model: 'tiny-bert',
         inputs: Array.from({ length: 2048 }, (_, i) => ({ text: `${i} ${words(50)}` })),
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The heavy request must be queued ahead of the others: wait for its first batch to run
+      // (a fixed pause lost that race on a loaded machine, and the others then ran first).
+      for (let polls = 0; (await inputsRun(registry)) === before && polls < 2000; polls++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       const one = { model: 'tiny-bert', inputs: [{ text: 'too late' }] };
       const expiring = Array.from({ length: 5 }, () => embed(one, { deadline: Date.now() + 20 }));
       const cancelled = Array.from({ length: 5 }, () => embed(one));
@@ -141,7 +145,10 @@ describe('a model with a small queue and a small request cap', () => {
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
     expect(responses.find((r) => r.status === 429)?.body).toEqual({
       error: {
-        message: expect.stringMatching(/^The model is busy .*retry shortly\.$/),
+        // One sentence, no nested parentheses: what waits, the bound, what to do.
+        message: expect.stringMatching(
+          /^The model is busy: \d+ items are already waiting for this model \(at most 4\); retry shortly\.$/,
+        ),
         type: 'rate_limit_error',
         param: null,
         code: 'rate_limit_exceeded',

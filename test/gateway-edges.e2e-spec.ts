@@ -3,6 +3,7 @@
 // gateway that is shutting down, a full upstream queue and clients that hang up. Every answer
 // is the OpenAI error body. Raw sockets where fetch cannot produce the request.
 import * as net from 'node:net';
+import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import type { LoggerService } from '@nestjs/common';
 import { loadService } from '@tessera/contracts';
@@ -221,6 +222,38 @@ describe('JSON bodies', () => {
       code: null,
       message: /^The request body is not valid UTF-8\./,
     });
+  });
+
+  it.each([
+    '{"model": "tiny-bert", "input": "a", "__proto__": {"x": 1}}',
+    '{"model": "tiny-bert", "input": "a", "constructor": {"prototype": {"x": 1}}}',
+  ])('says why valid JSON with a prototype key is refused: %s', async (body) => {
+    expectOpenAIError(await post(gateway, '/v1/embeddings', body), 400, {
+      code: null,
+      message: /^The request body holds a '__proto__' key or a 'constructor' key with 'prototype'/,
+    });
+  });
+
+  it('refuses a compressed body with 415 naming the encoding, and takes identity', async () => {
+    const send = (encoding: string, body: Buffer) =>
+      fetch(`${gateway.url}/v1/embeddings`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TEST_API_KEY}`,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        body,
+      });
+    const json = JSON.stringify({ model: 'tiny-bert' });
+    const gzipped = await send('gzip', gzipSync(json));
+    expectOpenAIError({ status: gzipped.status, body: await gzipped.json() }, 415, {
+      code: 'unsupported_media_type',
+      message: /^Content-Encoding 'gzip' is not supported/,
+    });
+    const identity = await send('identity', Buffer.from(json));
+    expect(identity.status).toBe(400);
+    expect(await identity.json()).toMatchObject({ error: { param: 'input' } });
   });
 
   it('says an empty body is empty', async () => {

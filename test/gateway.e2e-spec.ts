@@ -2,6 +2,7 @@
 // and what happens when an upstream is down or slow.
 import { createServer, type Server } from 'node:net';
 import OpenAI from 'openai';
+import { MAX_REQUEST_TIMEOUT_MS } from '@tessera/config';
 import { TEST_API_KEY, post, startGateway, useStack, type TestGateway } from './support/test-stack';
 
 const stack = useStack();
@@ -239,6 +240,21 @@ describe('limits and failures', () => {
         param: null,
         code: null,
       });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('serves with the longest request timeout the configuration accepts', async () => {
+    // grpc-js servers read the deadline into 32 bits: a timeout of more than ~24.8 days
+    // arrived as one already past, and every request was a 504.
+    const gateway = await startGateway({
+      requestTimeoutMs: MAX_REQUEST_TIMEOUT_MS,
+      upstreams: { embeddings: `127.0.0.1:${stack().embeddings.grpcPort}` },
+    });
+    try {
+      const response = await post(gateway, '/v1/embeddings', { model: 'tiny-bert', input: 'a' });
+      expect(response.status).toBe(200);
     } finally {
       await gateway.close();
     }

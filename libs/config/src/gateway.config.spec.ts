@@ -34,6 +34,14 @@ describe('loadGatewayConfig', () => {
     ).toThrow(/TESSERA_REQUEST_TIMEOUT_MS/);
   });
 
+  it('bounds the request timeout where a gRPC deadline still fits (a day)', () => {
+    const withTimeout = (value: string) =>
+      loadGatewayConfig({ TESSERA_API_KEYS: 'k', TESSERA_REQUEST_TIMEOUT_MS: value });
+    expect(withTimeout('86400000').requestTimeoutMs).toBe(86_400_000);
+    expect(() => withTimeout('86400001')).toThrow(/TESSERA_REQUEST_TIMEOUT_MS/);
+    expect(() => withTimeout('99999999999')).toThrow(/TESSERA_REQUEST_TIMEOUT_MS/);
+  });
+
   it('collects the upstream of each capability and applies defaults', () => {
     const config = loadGatewayConfig({
       TESSERA_API_KEYS: 'k',

@@ -17,6 +17,12 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
 }
 
+/**
+ * The longest upstream deadline: a day. grpc-js servers read a deadline into 32 bits, so one
+ * past ~24.8 days arrives as already expired and every request would be a 504.
+ */
+export const MAX_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
 const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port.default(8080),
@@ -24,7 +30,7 @@ const schema = z.object({
   TESSERA_API_KEYS_FILE: z.string().optional(),
   TESSERA_AUTH: z.enum(['enabled', 'disabled']).default('enabled'),
   TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
-  TESSERA_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+  TESSERA_REQUEST_TIMEOUT_MS: positiveInt.max(MAX_REQUEST_TIMEOUT_MS).default(60_000),
   TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
   ...Object.fromEntries(
     CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()]),

@@ -15,7 +15,7 @@ describe('grpcStatusErrorOf', () => {
 
   it('tells a caller of a full queue to retry, with the rate-limit code', () => {
     const error = grpcStatusErrorOf(new runtime.QueueFullError('3 jobs are waiting'));
-    expect(error.message).toBe('The model is busy (3 jobs are waiting); retry shortly.');
+    expect(error.message).toBe('The model is busy: 3 jobs are waiting; retry shortly.');
     expect(error.details.code).toBe('rate_limit_exceeded');
   });
 

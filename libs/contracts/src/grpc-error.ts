@@ -73,7 +73,7 @@ const RUNTIME_ERROR_STATUS: ReadonlyArray<
     (error) =>
       new GrpcStatusError(
         status.RESOURCE_EXHAUSTED,
-        `The model is busy (${error.message}); retry shortly.`,
+        `The model is busy: ${error.message}; retry shortly.`,
         { param: null, code: 'rate_limit_exceeded' },
       ),
   ],

@@ -27,6 +27,22 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: numb
     // changed length as "Request body size did not match Content-Length".
     { parseAs: 'buffer', bodyLimit },
     (request, bytes, done) => {
+      // Nothing here decompresses: a compressed body would otherwise be reported as not UTF-8
+      // or not JSON, which is not what is wrong with it (RFC 7694: 415).
+      const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+      if (encoding && encoding !== 'identity') {
+        done(
+          new OpenAIError(
+            415,
+            `Content-Encoding '${encoding}' is not supported; send the request body uncompressed.`,
+            'invalid_request_error',
+            null,
+            'unsupported_media_type',
+          ),
+          undefined,
+        );
+        return;
+      }
       if (bytes.length === 0) {
         done(OpenAIError.badRequest('The request body is empty; send a JSON object.'), undefined);
         return;
@@ -45,14 +61,28 @@ export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: numb
       }
       parseJson(request, body, (error, parsed) => {
         if (!error) return done(null, parsed);
+        // Fastify's parser refuses prototype keys (poisoning protection) with the same error as
+        // broken JSON; only on this error path, tell the two apart.
         done(
           OpenAIError.badRequest(
-            'We could not parse the JSON body of your request. The OpenAI API expects a JSON ' +
-              'payload; check that it is valid JSON.',
+            isJson(body)
+              ? "The request body holds a '__proto__' key or a 'constructor' key with " +
+                  "'prototype', which the API does not accept; remove it."
+              : 'We could not parse the JSON body of your request. The OpenAI API expects a ' +
+                  'JSON payload; check that it is valid JSON.',
           ),
           undefined,
         );
       });
     },
   );
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
