@@ -51,7 +51,7 @@ describe('an input that cannot fit the model', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
-      error: { param: 'input', code: 'context_length_exceeded' },
+      error: { param: 'input[1]', code: 'context_length_exceeded' },
     });
     const message = (response.body as { error: { message: string } }).error.message;
     expect(message).toMatch(

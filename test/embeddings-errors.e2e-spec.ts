@@ -83,6 +83,12 @@ describe('bad input to /v1/embeddings', () => {
       /must be at most 65536, but got 4294967304/,
     ],
     [
+      'dimensions past the safe integers',
+      { model: 'tiny-bert', input: 'a', dimensions: 1e21 },
+      'dimensions',
+      /must be at most 65536, but got 1e\+21\./,
+    ],
+    [
       'dimensions too large to represent',
       '{"model": "tiny-bert", "input": "a", "dimensions": 1e400}',
       'dimensions',
@@ -118,7 +124,7 @@ describe('bad input to /v1/embeddings', () => {
   it('an input longer than the model maximum → 400 stating the limit, not truncation', async () => {
     const long = Array(400).fill('word').join(' ');
     expectError(await embed({ model: 'tiny-bert', input: ['short', long] }), 400, {
-      param: 'input',
+      param: 'input[1]',
       code: 'context_length_exceeded',
       message: /input\[1\] is (at least )?\d+ tokens long.*at most 128 tokens/,
     });

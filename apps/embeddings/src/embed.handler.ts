@@ -125,15 +125,17 @@ export class EmbedHandler {
     inputs: number,
   ): GrpcStatusError {
     const { encoder, spec } = model;
+    // `param` is the full path of the input at fault, as the gateway's own 400s name it.
     const where = inputs > 1 ? `input[${index}]` : 'input';
-    const tooLong = (message: string) => invalidInput(message, 'input', 'context_length_exceeded');
+    const tooLong = (message: string) => invalidInput(message, where, 'context_length_exceeded');
     switch (rejection.reason) {
       case 'empty':
-        return invalidInput(`${where} must not be empty.`);
+        return invalidInput(`${where} must not be empty.`, where);
       case 'out_of_vocabulary':
         return invalidInput(
           `${where} contains token id ${rejection.tokenId}, outside the vocabulary of ` +
             `'${spec.id}' (ids 0 to ${encoder.vocabSize - 1}).`,
+          where,
         );
       case 'too_long':
         return tooLong(

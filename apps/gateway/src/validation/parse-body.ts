@@ -21,7 +21,21 @@ export function parseValue<S extends z.ZodType>(
 ): z.infer<S> {
   const result = schema.safeParse(value, { error: describeIssue, reportInput: true });
   if (result.success) return result.data;
-  throw toOpenAIError(result.error.issues[0], at);
+  throw toOpenAIError(firstIssue(result.error.issues), at);
+}
+
+/**
+ * The problem to report: the first, except that a value past both zod's safe-integer bound and
+ * the schema's own maximum is told the schema's (`dimensions: 1e21` → "at most 65536").
+ */
+function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue {
+  const [first] = issues;
+  if (first.code !== 'too_big') return first;
+  const samePath = (issue: z.core.$ZodIssue) => issue.path.join('.') === first.path.join('.');
+  const tighter = issues.find(
+    (issue) => issue.code === 'too_big' && samePath(issue) && issue.maximum < first.maximum,
+  );
+  return tighter ?? first;
 }
 
 function toOpenAIError(issue: z.core.$ZodIssue, at: readonly PropertyKey[]): OpenAIError {
