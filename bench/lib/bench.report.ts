@@ -138,7 +138,7 @@ export const pct = (fraction: number) => `${round(fraction * 100, 1)}%`;
 export const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`;
 
 /** "bare relay p50 … (+… over direct); service +… over the relay", for levels that ran it. */
-export function relayPhrase(level: LevelSummary): string | undefined {
+function relayPhrase(level: LevelSummary): string | undefined {
   const { relay, ratios } = level;
   if (!relay || ratios.relayP50OverheadMs === undefined || ratios.p50OverRelayMs === undefined)
     return undefined;

@@ -56,7 +56,8 @@ async function measure(
   const service = isService ? context.telemetry.between(before, after) : undefined;
 
   let usefulFlops = 0;
-  for (const trace of run.traces) if (trace.error === undefined) usefulFlops += context.usefulFlops(trace.index);
+  for (const trace of run.traces)
+    if (trace.error === undefined) usefulFlops += context.usefulFlops(trace.index);
   const seconds = run.elapsedMs / 1000;
   return {
     side,

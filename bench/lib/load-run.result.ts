@@ -18,11 +18,14 @@ export interface LoadRunResult extends DriverLoad {
   readonly latenciesMs: number[];
 }
 
-/** Sends one request and keeps its trace, whether it succeeded or not. */
+/**
+ * Sends one request and keeps its trace, whether it succeeded or not; `scheduledMs` is when it
+ * was due (unset: when it is sent).
+ */
 export async function tracedSend(
   send: SendRequest,
   index: number,
-  scheduledMs: number,
+  scheduledMs: number | undefined,
   traces: RequestTrace[],
 ): Promise<void> {
   const recorder = new RequestRecorder(index, scheduledMs);

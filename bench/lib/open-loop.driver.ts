@@ -44,6 +44,7 @@ export function arrivalOffsetsMs(plan: ArrivalPlan): number[] {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const now = () => performance.now();
 
 export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
   const offsets = arrivalOffsetsMs(options);
@@ -56,8 +57,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const start = performance.now();
   for (const [index, offset] of offsets.entries()) {
     const due = start + offset;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
+    // Timers may fire a little early (libuv rounds to whole ms): never send before it is due.
+    for (let wait = due - now(); wait > 0; wait = due - now()) await sleep(wait);
     running++;
     maxInFlight = Math.max(maxInFlight, running);
     inFlight.push(

@@ -95,5 +95,8 @@ function safeReadlink(path: string): string {
  * Time the hypervisor stole is not counted (it is not work done on this machine).
  */
 export function machineBusyMs(): number {
-  return cpus().reduce((sum, { times }) => sum + times.user + times.nice + times.sys + times.irq, 0);
+  return cpus().reduce(
+    (sum, { times }) => sum + times.user + times.nice + times.sys + times.irq,
+    0,
+  );
 }

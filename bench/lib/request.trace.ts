@@ -23,11 +23,16 @@ export class RequestRecorder {
   private readonly events: number[] = [];
   private firstByteAt?: number;
 
+  readonly startMs = performance.now();
+  /** When it was due; a request with no schedule (closed loop) is due when it is sent. */
+  readonly scheduledMs: number;
+
   constructor(
     readonly index: number,
-    readonly scheduledMs: number,
-    readonly startMs = performance.now(),
-  ) {}
+    scheduledMs?: number,
+  ) {
+    this.scheduledMs = scheduledMs ?? this.startMs;
+  }
 
   /** Idempotent: only the first call counts. */
   firstByte(): void {

@@ -51,7 +51,7 @@ describe('TracedHttpClient', () => {
     // A trailing slash on the base URL and a leading one on the path make one slash.
     client = new TracedHttpClient(`${origin()}/v1/`, { authorization: 'Bearer k' }, 1);
 
-    const recorder = new RequestRecorder(7, performance.now());
+    const recorder = new RequestRecorder(7);
     const reply = client.post('/chat/completions', { stream: true }, recorder);
     // The headers come first: the first byte is recorded before any event is sent.
     await until(() => recorder.firstByteMs !== undefined);
@@ -108,7 +108,7 @@ describe('TracedHttpClient', () => {
       next();
     });
     client = new TracedHttpClient(origin(), {}, 1);
-    const recorder = new RequestRecorder(0, performance.now());
+    const recorder = new RequestRecorder(0);
     const response = await client.post('events', {}, recorder);
     expect(response.events).toEqual(['{"a":1}', '{"s":"€"}', '[DONE]']);
     expect(recorder.finish().eventMs).toHaveLength(3);
@@ -120,7 +120,7 @@ describe('TracedHttpClient', () => {
       response.end('{"error":{"message":"bad"}}');
     });
     client = new TracedHttpClient(`${origin()}/v1`, {}, 1);
-    const recorder = new RequestRecorder(0, performance.now());
+    const recorder = new RequestRecorder(0);
     const response = await client.post('embeddings', { input: 'x' }, recorder);
     const trace = recorder.finish();
     expect(response).toEqual({ status: 400, body: '{"error":{"message":"bad"}}', events: [] });
