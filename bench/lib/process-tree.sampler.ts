@@ -1,5 +1,5 @@
-// CPU time and resident memory of a process and its descendants (pidtree finds them, pidusage
-// reads them), and the busy time of the whole machine (os.cpus()): how much of the machine a
+// CPU time and resident memory of a process and its descendants (pidtree finds them with `ps`,
+// pidusage reads them), and the busy time of the whole machine (os.cpus()): how much of the machine a
 // server under test (launcher, gateway, services with their ORT worker threads) used during a
 // run, and how much other tenants took. Linux-only details (command lines, listening ports) come
 // from /proc and are empty where it does not exist.
@@ -20,8 +20,12 @@ export interface ProcessSample {
 export async function processTree(root: number): Promise<number[]> {
   try {
     return await pidtree(root, { root: true });
-  } catch {
-    return [];
+  } catch (error) {
+    // pidtree's word for a root that has exited; anything else (no `ps`) must not pass as zero.
+    if (error instanceof Error && error.message === 'No matching pid found') return [];
+    throw new Error(`listing the processes under ${root} (pidtree needs \`ps\`, from procps)`, {
+      cause: error,
+    });
   }
 }
 
