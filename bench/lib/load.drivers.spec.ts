@@ -6,6 +6,7 @@ import { runClosedLoop } from './closed-loop.driver';
 import { arrivalOffsetsMs, runOpenLoop } from './open-loop.driver';
 import { TracedHttpClient } from './traced-http.client';
 import { mean } from './latency.stats';
+import type { SendRequest } from './load-run.result';
 
 /**
  * A server that counts requests in flight and answers each only once `hold()` allows it, so a
@@ -57,18 +58,16 @@ describe('load drivers', () => {
     await server.close();
   });
 
+  const post: SendRequest = async (index, recorder) => {
+    await client.post('/', { index }, recorder);
+  };
+
   it('closed loop: keeps exactly `concurrency` requests in flight and traces every one', async () => {
     // Replies go out only when three are waiting: a fourth in flight would be a driver bug,
     // fewer than three would stall the run.
     server = new HoldingServer((s) => s.inFlight < 3);
     client = new TracedHttpClient(await server.listen(), {}, 8);
-    const result = await runClosedLoop({
-      concurrency: 3,
-      requests: 12,
-      send: async (index, recorder) => {
-        await client.post('/', { index }, recorder);
-      },
-    });
+    const result = await runClosedLoop({ concurrency: 3, requests: 12, send: post });
     expect(server.maxInFlight).toBe(3);
     expect(result).toMatchObject({ concurrency: 3, completed: 12, failed: 0 });
     expect(result.traces.map((t) => t.index).sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
@@ -88,7 +87,7 @@ describe('load drivers', () => {
       requests: 6,
       send: async (index, recorder) => {
         if (index === 4) throw new Error('refused: 4');
-        await client.post('/', {}, recorder);
+        await post(index, recorder);
       },
     });
     expect(result).toMatchObject({ completed: 5, failed: 1, firstError: 'refused: 4' });
@@ -105,9 +104,7 @@ describe('load drivers', () => {
       ratePerSec: 500,
       requests: 10,
       arrivals: 'constant',
-      send: async (index, recorder) => {
-        await client.post('/', { index }, recorder);
-      },
+      send: post,
     });
     expect(result).toMatchObject({ completed: 10, failed: 0, maxInFlight: 10 });
     expect(server.maxInFlight).toBe(10);
