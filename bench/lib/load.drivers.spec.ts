@@ -7,6 +7,7 @@ import { arrivalOffsetsMs, runOpenLoop } from './open-loop.driver';
 import { TracedHttpClient } from './traced-http.client';
 import { mean } from './latency.stats';
 import type { SendRequest } from './load-run.result';
+import { latencyMs, responseTimeMs } from './request.trace';
 
 /**
  * A server that counts requests in flight and answers each only once `hold()` allows it, so a
@@ -113,6 +114,11 @@ describe('load drivers', () => {
       // Due every 2 ms from the first; never sent before it is due.
       expect(trace.scheduledMs - byIndex[0].scheduledMs).toBeCloseTo(2 * i, 6);
       expect(trace.startMs).toBeGreaterThanOrEqual(trace.scheduledMs);
+      // Counted from when it was due, a late send's wait is part of its response time.
+      expect(responseTimeMs(trace)).toBeCloseTo(
+        latencyMs(trace) + trace.startMs - trace.scheduledMs,
+        6,
+      );
     }
   });
 
