@@ -1,5 +1,6 @@
-// Unit specs live beside the code (apps/, libs/); end-to-end specs in test/ boot the real
-// gateway and services on port 0. Everything here runs offline on the committed fixtures.
+// Unit specs live beside the code (apps/, libs/, tools/, bench/); end-to-end specs in test/
+// boot the real gateway and services on port 0. Everything here runs offline on the committed
+// fixtures.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
@@ -11,6 +12,7 @@ module.exports = {
     '<rootDir>/apps/**/*.spec.ts',
     '<rootDir>/libs/**/*.spec.ts',
     '<rootDir>/tools/**/*.spec.ts',
+    '<rootDir>/bench/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/extended/'],

@@ -1,25 +1,32 @@
-// The candidate: the whole Tessera stack (gateway + embeddings service, separate processes on
-// loopback, real gRPC between them) started by the stack launcher from a models file that
-// serves only the bench model, with the options under test.
+// The candidate: the whole Tessera stack (gateway + services, separate processes on loopback,
+// real gRPC between them) started by the stack launcher from a models file that serves only the
+// benchmark's models, with the options under test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { z } from 'zod';
-import type { EmbeddingModelOptionsSchema } from '../apps/embeddings/src/embedding-model.options';
-import { freePort } from '../tools/stack/ports';
+import type { Capability } from '@tessera/contracts';
+import { freePort } from '../../tools/stack/ports';
 import { ChildOutputError, KEPT_CHARS, waitForOutput } from './child-output';
-import { sampleProcessTree } from './process-tree.sampler';
+import { processTree } from './process-tree.sampler';
 
-/** The `options` of the bench model's entry, as the models file takes them (unset → default). */
-export type EmbeddingModelSettings = z.input<typeof EmbeddingModelOptionsSchema>;
+/** One entry of the models file (see config/models.yaml), as the benchmark writes it. */
+export interface BenchModelEntry {
+  readonly id: string;
+  readonly capability: Capability;
+  /** A local model directory. */
+  readonly source: string;
+  readonly dtype?: string;
+  /** The capability's model options under test (unset → the service's default). */
+  readonly options?: Record<string, unknown>;
+}
 
 export interface StackOptions {
   readonly launcher: string;
-  readonly modelId: string;
-  readonly modelDir: string;
-  readonly settings: EmbeddingModelSettings;
+  readonly models: readonly BenchModelEntry[];
+  /** Written into the models file's header comment. */
+  readonly writtenBy: string;
   readonly apiKey: string;
   /** Longest wait for "Tessera is serving…" (models load and warm before it). */
   readonly readyTimeoutMs?: number;
@@ -68,18 +75,8 @@ export class TesseraStack {
   static async start(options: StackOptions): Promise<TesseraStack> {
     const tempDir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
     const modelsFile = join(tempDir, 'models.yaml');
-    const models = {
-      models: [
-        {
-          id: options.modelId,
-          capability: 'embeddings',
-          source: options.modelDir,
-          dtype: 'fp32',
-          options: options.settings,
-        },
-      ],
-    };
-    writeFileSync(modelsFile, `# written by bench/embeddings.bench.ts\n${stringify(models)}`);
+    const models = { models: options.models };
+    writeFileSync(modelsFile, `# written by ${options.writtenBy}\n${stringify(models)}`);
 
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of DROPPED_ENV) delete env[name];
@@ -112,12 +109,12 @@ export class TesseraStack {
   async stop(timeoutMs = 20_000): Promise<void> {
     const { child } = this;
     if (child.exitCode === null && child.signalCode === null) {
-      const started = sampleProcessTree(this.pid, () => '').filter((p) => p.pid !== this.pid);
+      const started = (await processTree(this.pid)).filter((pid) => pid !== this.pid);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        for (const { pid } of started) killQuietly(pid);
+        for (const pid of started) killQuietly(pid);
       }, timeoutMs);
       await exited;
       clearTimeout(timer);

@@ -1,4 +1,4 @@
-// Starts and stops the bare two-hop relay (bench/bare-relay.server.ts): the model process, which
+// Starts and stops the bare two-hop relay (bench/embeddings/bare-relay.server.ts): the model process, which
 // forks the HTTP process, so the relay is one process tree under `pid`.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
 // (almost always) one token. The same seed gives the same sentences on every machine.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { seededRandom } from '../lib/seeded.random';
 
 export interface BenchSentence {
   readonly text: string;
@@ -18,18 +19,6 @@ export interface SentenceCorpusOptions {
   readonly seed: number;
   /** Token count of a text with special tokens (the reference pipeline's tokenizer). */
   readonly countTokens: (text: string) => number;
-}
-
-/** mulberry32: a tiny, well-distributed 32-bit PRNG; enough for picking words. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Common whole words of a WordPiece vocabulary (vocab.txt lists ids in frequency order). */

@@ -1,13 +1,14 @@
-// Per-round records, their medians per concurrency level, the ratios and the targets, and the
-// lines the benchmark prints (one per level, one per target, and the Markdown table that
-// docs/benchmarks.md keeps).
+// Per-round records of a reference-vs-candidate benchmark, their medians per concurrency level,
+// the ratios, and the lines a benchmark prints (one per level, one per target, and the Markdown
+// table that docs/benchmarks.md keeps). Which targets a capability has is its own business
+// (e.g. bench/embeddings/embeddings.targets.ts); this file only formats them.
 import type { StackRunTelemetry } from './stack.telemetry';
 import { median, round } from './latency.stats';
 
 /**
- * `direct`: the reference, in-process. `service`: the Tessera stack. `relay`: the bare two-hop
- * relay around the reference's pipeline (bench/bare-relay.server.ts), the floor of what any
- * server with two process hops adds.
+ * `direct`: the reference, in-process. `service`: the Tessera stack. `relay`: a bare two-hop
+ * relay around the reference (e.g. bench/embeddings/bare-relay.server.ts), the floor of what
+ * any server with two process hops adds.
  */
 export type Side = 'direct' | 'service' | 'relay';
 
@@ -131,8 +132,10 @@ export function summarizeLevel(
   };
 }
 
-const pct = (fraction: number) => `${round(fraction * 100, 1)}%`;
-const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`;
+/** A fraction as a percentage with one decimal. */
+export const pct = (fraction: number) => `${round(fraction * 100, 1)}%`;
+/** A difference with its sign. */
+export const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`;
 
 /** "bare relay p50 … (+… over direct); service +… over the relay", for levels that ran it. */
 function relayPhrase(level: LevelSummary): string | undefined {
@@ -164,57 +167,18 @@ export interface TargetResult {
   readonly value: number | null;
   readonly goal: string;
   readonly pass: boolean | null;
-  /** What the run measured that the value should be read against (the bare relay's floor). */
+  /** What the run measured that the value should be read against (e.g. the bare relay's floor). */
   readonly context?: string;
 }
 
-/**
- * The issue's targets: ≥ 2× items/s at concurrency 32, ≤ 2 ms added p50 at concurrency 1; and
- * the correctness gate (cosine ≥ 0.9999, equal token counts).
- */
-export function formatTargetLines(
-  levels: readonly LevelSummary[],
-  correctness: { minCosine: number; pass: boolean },
-): { lines: string[]; targets: TargetResult[] } {
-  const at = (c: number) => levels.find((l) => l.concurrency === c);
-  const throughput = at(32)?.ratios.throughput ?? null;
-  // Batching cannot make the FLOPs faster than the ceiling: at best ×(1 / the reference's share).
-  const referenceShare = at(32)?.direct.ceilingFraction;
-  const bound =
-    referenceShare &&
-    `the reference ran at ${pct(referenceShare)} of the FLOP ceiling, so ×2 needs the service at ` +
-      `${pct(2 * referenceShare)} (at most ×${round(1 / referenceShare, 2)})`;
-  const overhead = at(1)?.ratios.p50OverheadMs ?? null;
-  const floor = at(1) && relayPhrase(at(1) as LevelSummary);
-  const targets: TargetResult[] = [
-    {
-      name: 'throughput ratio at c=32 (service / direct items/s)',
-      value: throughput,
-      goal: '>= 2',
-      pass: throughput === null ? null : throughput >= 2,
-      ...(bound && { context: bound }),
-    },
-    {
-      name: 'added p50 at c=1 (service - direct, ms)',
-      value: overhead,
-      goal: '<= 2',
-      pass: overhead === null ? null : overhead <= 2,
-      ...(floor && { context: floor }),
-    },
-    {
-      name: 'embeddings match the reference (min cosine; token counts equal)',
-      value: Number(correctness.minCosine.toFixed(6)),
-      goal: '>= 0.9999',
-      pass: correctness.pass,
-    },
-  ];
+/** One line per target: PASS, FAIL or N/A (not measured, or not applicable to the run). */
+export function formatTargetLines(targets: readonly TargetResult[]): string[] {
   const verdict = (pass: boolean | null) => (pass === null ? 'N/A ' : pass ? 'PASS' : 'FAIL');
-  const lines = targets.map(
+  return targets.map(
     (t) =>
       `${verdict(t.pass)} ${t.name}: ${t.value ?? '-'} (target ${t.goal})` +
       (t.context ? `; ${t.context}` : ''),
   );
-  return { lines, targets };
 }
 
 /** The table docs/benchmarks.md keeps. */

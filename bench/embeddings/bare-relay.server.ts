@@ -1,4 +1,4 @@
-// The two-hop floor, run as its own processes by bench/bare-relay.process.ts: the thinnest server
+// The two-hop floor, run as its own processes by bench/embeddings/bare-relay.process.ts: the thinnest server
 // with Tessera's shape. A bare node:http process relays each POST /v1/embeddings over bare
 // grpc-js (default channel options, the same Embeddings contract) to a process that calls the
 // same transformers.js pipeline as the reference, once per request. Nothing else: no auth,
@@ -6,9 +6,9 @@
 // latency is what two process hops cost on this machine in this run, whatever server sits on
 // them; the service's added latency is read against it.
 //
-//   node dist/bench/bare-relay.server.js model <modelDir>   gRPC + pipeline; starts the http
+//   node dist/bench/embeddings/bare-relay.server.js model <modelDir>   gRPC + pipeline; starts the http
 //                                                           role as its child; prints "ready <port>"
-//   node dist/bench/bare-relay.server.js http <grpcTarget>  HTTP → gRPC; prints "ready <port>"
+//   node dist/bench/embeddings/bare-relay.server.js http <grpcTarget>  HTTP → gRPC; prints "ready <port>"
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +20,7 @@ import {
   type EmbedResponse,
   type EmbedResponse__Output,
 } from '@tessera/contracts';
-import { ChildOutputError, waitForOutput } from './child-output';
+import { ChildOutputError, waitForOutput } from '../lib/child-output';
 import { loadDirectPipeline } from './direct-pipeline.reference';
 
 const READY = /^ready (\d+)$/m;

@@ -1,8 +1,11 @@
 // Command-line options of `npm run bench:embeddings -- [options]`. The defaults are the
 // documented benchmark (docs/benchmarks.md); the rest exists to sweep service settings.
 import { parseArgs } from 'node:util';
-import { EmbeddingModelOptionsSchema } from '../apps/embeddings/src/embedding-model.options';
-import type { EmbeddingModelSettings } from './tessera-stack.process';
+import type { z } from 'zod';
+import { EmbeddingModelOptionsSchema } from '../../apps/embeddings/src/embedding-model.options';
+
+/** The `options` of the bench model's entry, as the models file takes them (unset → default). */
+export type EmbeddingModelSettings = z.input<typeof EmbeddingModelOptionsSchema>;
 
 /**
  * The bench model's options: the service's defaults, which measured best for the two targets
@@ -31,7 +34,7 @@ export interface BenchArguments {
   readonly tokens: { readonly min: number; readonly max: number };
 }
 
-const USAGE = `usage: node dist/bench/embeddings.bench.js [options]
+const USAGE = `usage: node dist/bench/embeddings/embeddings.bench.js [options]
   --concurrency 1,8,32      closed-loop concurrency levels
   --rounds 7                interleaved reference/service rounds per level (>= 1)
   --requests 160            requests per side per round

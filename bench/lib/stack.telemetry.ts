@@ -1,8 +1,9 @@
-// Service-side numbers of a candidate run that cost the service nothing extra: the gateway's
-// and the embeddings service's own /metrics (request count, event-loop lag, RSS) and /proc
-// CPU time of every stack process (and of the bare relay's), read just before and just after
-// the run.
+// Server-side numbers of a candidate run that cost the server nothing extra: the gateway's and
+// the capability service's own /metrics (request count, event-loop lag, RSS) and the CPU time of
+// every stack process (and of the bench's other servers, such as a bare relay), read just before
+// and just after the run.
 import { cpus } from 'node:os';
+import { CAPABILITIES, type Capability } from '@tessera/contracts';
 import {
   listeningPorts,
   machineBusyMs,
@@ -13,7 +14,8 @@ import { scrapeMetrics, sumOf, type MetricSample } from './prometheus.scraper';
 
 export interface StackSnapshot {
   readonly gateway: MetricSample[] | null;
-  readonly embeddings: MetricSample[] | null;
+  /** The capability service's metrics. */
+  readonly service: MetricSample[] | null;
   readonly processes: ProcessSample[];
   readonly atMs: number;
   readonly machineBusyMs: number;
@@ -34,7 +36,7 @@ export interface MachineRunUsage {
 }
 
 export interface StackRunTelemetry {
-  /** Successful POST /v1/embeddings the gateway counted during the run. */
+  /** Successful requests to the capability's route that the gateway counted during the run. */
   readonly gatewayRequests: number | null;
   /**
    * Their mean time inside the gateway (request received → response sent), from the duration
@@ -47,66 +49,97 @@ export interface StackRunTelemetry {
   readonly rssMiB: Record<string, number>;
   /**
    * Event-loop lag p99 during the run (ms) beyond prom-client's 10 ms sampling interval;
-   * prom-client resets its histogram at every scrape, so this covers just the run.
+   * prom-client resets its histogram at every scrape, so this covers just the run. Keyed
+   * `gateway` and by the capability (the service).
    */
-  readonly eventLoopLagP99Ms: { gateway: number | null; embeddings: number | null };
+  readonly eventLoopLagP99Ms: Record<string, number | null>;
 }
 
 /** prom-client's default `eventLoopMonitoringPrecision`. */
 const PROM_CLIENT_LAG_RESOLUTION_MS = 10;
 
-function processName(commandLine: string): string {
-  if (commandLine.includes('apps/gateway/')) return 'gateway';
-  if (commandLine.includes('apps/embeddings/')) return 'embeddings';
-  if (commandLine.includes('tools/stack/')) return 'launcher';
-  if (commandLine.includes('bare-relay.server.js model')) return 'relay-model';
-  if (commandLine.includes('bare-relay.server.js http')) return 'relay-http';
-  return commandLine.split(' ')[0] || 'other';
+/**
+ * Names a stack process by its command line: the gateway, each capability's service (from the
+ * capability list, so a new service is named without a change here), the launcher; `extra`
+ * names the bench's own servers (command-line fragment → name).
+ */
+function processNamer(extra: ReadonlyArray<readonly [string, string]>) {
+  const known: Array<readonly [string, string]> = [
+    ['apps/gateway/', 'gateway'],
+    ...CAPABILITIES.map((c) => [`apps/${c}/`, c] as const),
+    ['tools/stack/', 'launcher'],
+    ...extra,
+  ];
+  return (commandLine: string): string =>
+    known.find(([fragment]) => commandLine.includes(fragment))?.[1] ??
+    (commandLine.split(' ')[0] || 'other');
+}
+
+export interface StackTelemetryOptions {
+  /** The stack's launcher. */
+  readonly stackPid: number;
+  /** The gateway's origin (no `/v1`). */
+  readonly gatewayOrigin: string;
+  readonly capability: Capability;
+  /** The route whose requests the gateway counts, e.g. `/v1/embeddings`. */
+  readonly route: string;
+  /** The bench's other servers (e.g. a bare relay), sampled with the stack. */
+  readonly otherServerPids?: readonly number[];
+  /** Names of those servers' processes: command-line fragment → name. */
+  readonly otherServerNames?: ReadonlyArray<readonly [string, string]>;
 }
 
 export class StackTelemetry {
   private constructor(
-    /** The stack's launcher, and the bench's other servers (the bare relay). */
+    /** The stack's launcher, and the bench's other servers. */
     private readonly rootPids: readonly number[],
+    private readonly nameOf: (commandLine: string) => string,
+    private readonly capability: Capability,
+    private readonly route: string,
     private readonly gatewayMetricsUrl: string,
-    private readonly embeddingsMetricsUrl: string | null,
+    private readonly serviceMetricsUrl: string | null,
   ) {}
 
-  /** Finds the embeddings service's metrics port among the ports it listens on. */
-  static async discover(
-    stackPid: number,
-    gatewayOrigin: string,
-    otherServerPids: readonly number[] = [],
-  ): Promise<StackTelemetry> {
-    const service = sampleProcessTree(stackPid, processName).find((p) => p.name === 'embeddings');
-    let embeddingsMetricsUrl: string | null = null;
+  /** Finds the capability service's metrics port among the ports it listens on. */
+  static async discover(options: StackTelemetryOptions): Promise<StackTelemetry> {
+    const nameOf = processNamer(options.otherServerNames ?? []);
+    const service = (await sampleProcessTree(options.stackPid, nameOf)).find(
+      (p) => p.name === options.capability,
+    );
+    let serviceMetricsUrl: string | null = null;
     for (const port of service ? listeningPorts(service.pid) : []) {
       const url = `http://127.0.0.1:${port}/metrics`;
       if (await scrapeMetrics(url, 1000)) {
-        embeddingsMetricsUrl = url;
+        serviceMetricsUrl = url;
         break;
       }
     }
     return new StackTelemetry(
-      [stackPid, ...otherServerPids],
-      `${gatewayOrigin}/metrics`,
-      embeddingsMetricsUrl,
+      [options.stackPid, ...(options.otherServerPids ?? [])],
+      nameOf,
+      options.capability,
+      options.route,
+      `${options.gatewayOrigin}/metrics`,
+      serviceMetricsUrl,
     );
   }
 
-  /** `scrape: false` reads only /proc (the reference's rounds need no service metrics). */
+  /** `scrape: false` samples only the processes (the reference's rounds need no metrics). */
   async snapshot(scrape = true): Promise<StackSnapshot> {
-    const [gateway, embeddings] = scrape
+    const [gateway, service] = scrape
       ? await Promise.all([
           scrapeMetrics(this.gatewayMetricsUrl),
-          this.embeddingsMetricsUrl ? scrapeMetrics(this.embeddingsMetricsUrl) : null,
+          this.serviceMetricsUrl ? scrapeMetrics(this.serviceMetricsUrl) : null,
         ])
       : [null, null];
+    const trees = await Promise.all(
+      this.rootPids.map((pid) => sampleProcessTree(pid, this.nameOf)),
+    );
     const cpu = process.cpuUsage();
     return {
       gateway,
-      embeddings,
-      processes: this.rootPids.flatMap((pid) => sampleProcessTree(pid, processName)),
+      service,
+      processes: trees.flat(),
       atMs: performance.now(),
       machineBusyMs: machineBusyMs(),
       benchCpuMs: (cpu.user + cpu.system) / 1000,
@@ -133,8 +166,8 @@ export class StackTelemetry {
     return cpuMs;
   }
 
-  static between(before: StackSnapshot, after: StackSnapshot): StackRunTelemetry {
-    const ok = { route: '/v1/embeddings', status: '200' };
+  between(before: StackSnapshot, after: StackSnapshot): StackRunTelemetry {
+    const ok = { route: this.route, status: '200' };
     const delta = (name: string) =>
       before.gateway && after.gateway
         ? sumOf(after.gateway, name, ok) - sumOf(before.gateway, name, ok)
@@ -159,7 +192,10 @@ export class StackTelemetry {
       gatewayMeanMs: requests && seconds !== null ? (seconds * 1000) / requests : null,
       cpuMs,
       rssMiB,
-      eventLoopLagP99Ms: { gateway: lagP99(after.gateway), embeddings: lagP99(after.embeddings) },
+      eventLoopLagP99Ms: {
+        gateway: lagP99(after.gateway),
+        [this.capability]: lagP99(after.service),
+      },
     };
   }
 }

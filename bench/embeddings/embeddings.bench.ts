@@ -4,13 +4,14 @@
 // concurrency 1, 8 and 32, reference and service interleaved round by round; prints items/s,
 // p50/p99 and the ratios, and writes the whole record to bench/results/. At concurrency 1 a
 // third side runs too: a bare two-hop relay around the reference's pipeline, the floor of what
-// two process hops add on this machine in this run.
+// two process hops add on this machine in this run. The drivers, the sampling, the ceiling probe
+// and the report are the shared bench library (bench/lib/); this folder is what is particular to
+// embeddings.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { parseBenchArguments, type BenchArguments } from './bench.arguments';
 import {
   formatLevelLine,
   formatTargetLines,
@@ -18,20 +19,24 @@ import {
   summarizeLevel,
   type LevelSummary,
   type RoundRecord,
-} from './bench.report';
+  type TargetResult,
+} from '../lib/bench.report';
+import { benchLevel, type SideRunners } from '../lib/interleaved.rounds';
+import { mean, round } from '../lib/latency.stats';
+import { probeMachine, type MachineProbe } from '../lib/machine.probe';
+import { stopSampling } from '../lib/process-tree.sampler';
+import { StackTelemetry } from '../lib/stack.telemetry';
+import { TesseraStack } from '../lib/tessera-stack.process';
 import { BareRelay } from './bare-relay.process';
 import { loadDirectPipeline } from './direct-pipeline.reference';
+import { parseBenchArguments, type BenchArguments } from './embeddings.arguments';
 import { compareWithReference, type CorrectnessResult } from './embeddings.correctness';
-import { EmbeddingsHttpClient } from './embeddings.http-client';
+import { directRunner, httpRunner } from './embeddings.sides';
+import { embeddingsTargets } from './embeddings.targets';
 import { encoderFlops, readEncoderShape } from './encoder.flops';
-import { benchLevel, type SideClients } from './interleaved.rounds';
-import { mean, round } from './latency.stats';
-import { probeMachine, type MachineProbe } from './machine.probe';
 import { buildSentenceCorpus } from './sentence.corpus';
-import { StackTelemetry } from './stack.telemetry';
-import { TesseraStack } from './tessera-stack.process';
 
-const REPO = resolve(__dirname, '..', '..');
+const REPO = resolve(__dirname, '..', '..', '..');
 const MODEL_ID = 'bench-minilm';
 const MODEL_DIR = join(REPO, '.cache', 'models', 'bench-minilm');
 const LAUNCHER = join(REPO, 'dist', 'tools', 'stack', 'start.js');
@@ -39,6 +44,11 @@ const RESULTS_DIR = join(REPO, 'bench', 'results');
 
 /** Levels where the bare relay runs as well: the c=1 latency target is read against it. */
 const RELAY_LEVELS = new Set([1]);
+/** The relay's two processes, as the telemetry names them (command-line fragment → name). */
+const RELAY_PROCESS_NAMES = [
+  ['bare-relay.server.js model', 'relay-model'],
+  ['bare-relay.server.js http', 'relay-http'],
+] as const;
 
 /** Inputs: 512 distinct sentences (16–128 tokens unless --tokens), the same for both sides. */
 const CORPUS = { count: 512, seed: 20_251_121 };
@@ -89,7 +99,7 @@ interface BenchResult {
   readonly workload: Record<string, unknown>;
   readonly correctness: CorrectnessResult;
   readonly levels: LevelSummary[];
-  readonly targets: ReturnType<typeof formatTargetLines>['targets'];
+  readonly targets: TargetResult[];
 }
 
 async function main(): Promise<void> {
@@ -129,9 +139,16 @@ async function main(): Promise<void> {
   log(`starting the stack with ${JSON.stringify(args.settings)}…`);
   const stack = await TesseraStack.start({
     launcher,
-    modelId: MODEL_ID,
-    modelDir: MODEL_DIR,
-    settings: args.settings,
+    models: [
+      {
+        id: MODEL_ID,
+        capability: 'embeddings',
+        source: MODEL_DIR,
+        dtype: 'fp32',
+        options: args.settings,
+      },
+    ],
+    writtenBy: 'bench/embeddings/embeddings.bench.ts',
     apiKey,
   }).catch(async (error: unknown) => {
     await relay?.stop();
@@ -145,11 +162,14 @@ async function main(): Promise<void> {
     log(
       `stack ready in ${round((performance.now() - stackStart) / 1000, 1)} s at ${stack.baseURL}`,
     );
-    const telemetry = await StackTelemetry.discover(
-      stack.pid,
-      stack.origin,
-      relay ? [relay.pid] : [],
-    );
+    const telemetry = await StackTelemetry.discover({
+      stackPid: stack.pid,
+      gatewayOrigin: stack.origin,
+      capability: 'embeddings',
+      route: '/v1/embeddings',
+      otherServerPids: relay ? [relay.pid] : [],
+      otherServerNames: RELAY_PROCESS_NAMES,
+    });
 
     const service = { baseURL: stack.baseURL, apiKey, model: MODEL_ID };
     const correctness = await compareWithReference(service, direct, corpus);
@@ -159,18 +179,24 @@ async function main(): Promise<void> {
         (correctness.pass ? 'PASS' : 'FAIL'),
     );
 
-    const sides = { direct, telemetry, corpus, flopsPerSentence, ceilingProbes };
-    const makeClients = (concurrency: number): SideClients => ({
-      service: new EmbeddingsHttpClient(stack.baseURL, apiKey, MODEL_ID, concurrency),
+    const context = {
+      telemetry,
+      usefulFlops: (index: number) => flopsPerSentence[index % corpus.length],
+      ceilingProbes,
+    };
+    const server = (baseURL: string) => ({ baseURL, apiKey, model: MODEL_ID });
+    const runners = (concurrency: number): SideRunners => ({
+      direct: directRunner(direct, corpus),
+      service: httpRunner(server(stack.baseURL), corpus, concurrency),
       ...(relay &&
         RELAY_LEVELS.has(concurrency) && {
-          relay: new EmbeddingsHttpClient(relay.baseURL, apiKey, MODEL_ID, concurrency),
+          relay: httpRunner(server(relay.baseURL), corpus, concurrency),
         }),
     });
     const measured: Array<[number, RoundRecord[]]> = [];
     for (const concurrency of args.concurrency) {
       const plan = { concurrency, rounds: args.rounds, requestsPerRound: args.requestsPerRound };
-      measured.push([concurrency, await benchLevel(sides, plan, makeClients, log)]);
+      measured.push([concurrency, await benchLevel(context, plan, runners(concurrency), log)]);
     }
     const ceilingGflops = Math.max(...ceilingProbes);
     const levels = measured.map(([concurrency, rounds]) =>
@@ -181,8 +207,8 @@ async function main(): Promise<void> {
     );
     for (const level of levels) log(formatLevelLine(level));
 
-    const { lines, targets } = formatTargetLines(levels, correctness);
-    for (const line of lines) log(line);
+    const targets = embeddingsTargets(levels, correctness);
+    for (const line of formatTargetLines(targets)) log(line);
     log(`\n${markdownTable(levels)}\n`);
 
     const result: BenchResult = {
@@ -234,6 +260,7 @@ async function main(): Promise<void> {
     process.off('SIGINT', stopStack);
     process.off('SIGTERM', stopStack);
     await Promise.all([stack.stop(), relay?.stop()]);
+    stopSampling();
     await direct.dispose();
   }
 }

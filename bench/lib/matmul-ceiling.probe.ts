@@ -1,0 +1,63 @@
+// The machine's fp32 compute ceiling as ONNX Runtime reaches it here and now: a one-node ONNX
+// graph (Y = A·B, every dimension symbolic, committed next to this file) timed with 1 and with
+// all cores. Encoders are compute-bound, so "% of this ceiling" says how much of the
+// machine a configuration turns into useful work.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { median } from './latency.stats';
+
+export interface MatMulCeiling {
+  readonly m: number;
+  readonly k: number;
+  readonly n: number;
+  /** Median GFLOP/s by intra-op thread count. */
+  readonly gflopsByThreads: Record<string, number>;
+}
+
+const GRAPH_FILE = join('bench', 'lib', 'matmul-ceiling.onnx');
+
+/**
+ * The committed graph (written by `bash tools/fixtures/run.sh ceiling-probe`), found above this
+ * file whether it runs from the source tree or from its build in dist/.
+ */
+function matMulGraphPath(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const candidate = join(dir, GRAPH_FILE);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error(`${GRAPH_FILE} not found above ${__dirname}`);
+  }
+}
+
+export async function probeMatMulCeiling(
+  threadCounts: number[],
+  m = 256,
+  k = 384,
+  n = 1536,
+): Promise<MatMulCeiling> {
+  const weights = new Float32Array(k * n).map((_, i) => ((i * 7919) % 1000) / 1000 - 0.5);
+  const feeds = {
+    A: new Tensor('float32', new Float32Array(m * k).fill(0.25), [m, k]),
+    B: new Tensor('float32', weights, [k, n]),
+  };
+  const graph = matMulGraphPath();
+  const flop = 2 * m * k * n;
+  const gflopsByThreads: Record<string, number> = {};
+  for (const threads of threadCounts) {
+    const session = await InferenceSession.create(graph, {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    for (let i = 0; i < 5; i++) await session.run(feeds);
+    const rates: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const start = performance.now();
+      await session.run(feeds);
+      rates.push(flop / ((performance.now() - start) * 1e6));
+    }
+    gflopsByThreads[String(threads)] = median(rates);
+    await session.release();
+  }
+  return { m, k, n, gflopsByThreads };
+}
