@@ -7,6 +7,7 @@
 // two process hops add on this machine in this run. The drivers, the sampling, the ceiling probe
 // and the report are the shared bench library (bench/lib/); this folder is what is particular to
 // embeddings.
+import { CAPABILITY_SERVICES } from '@tessera/contracts';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -166,7 +167,7 @@ async function main(): Promise<void> {
       stackPid: stack.pid,
       gatewayOrigin: stack.origin,
       capability: 'embeddings',
-      route: '/v1/embeddings',
+      route: CAPABILITY_SERVICES.embeddings.route,
       otherServerPids: relay ? [relay.pid] : [],
       otherServerNames: RELAY_PROCESS_NAMES,
     });

@@ -3,7 +3,7 @@
 // every stack process (and of the bench's other servers, such as a bare relay), read just before
 // and just after the run.
 import { cpus } from 'node:os';
-import { CAPABILITIES, type Capability } from '@tessera/contracts';
+import { implementedCapabilities, type Capability } from '@tessera/contracts';
 import {
   listeningPorts,
   machineBusyMs,
@@ -66,7 +66,9 @@ const PROM_CLIENT_LAG_RESOLUTION_MS = 10;
 function processNamer(extra: ReadonlyArray<readonly [string, string]>) {
   const known: Array<readonly [string, string]> = [
     ['apps/gateway/', 'gateway'],
-    ...CAPABILITIES.map((c) => [`apps/${c}/`, c] as const),
+    ...implementedCapabilities().map(
+      ({ capability, project }) => [`apps/${project}/`, capability] as const,
+    ),
     ['tools/stack/', 'launcher'],
     ...extra,
   ];
