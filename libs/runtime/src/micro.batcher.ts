@@ -15,13 +15,7 @@
 // Work whose caller is gone is not done: a request whose AbortSignal fires leaves the queue at
 // once, one whose deadline passed is dropped when its turn comes, and at most `maxQueuedItems`
 // wait (more is refused with QueueFullError, so overload answers fast instead of queueing).
-import {
-  QueueFullError,
-  WorkCancelledError,
-  WorkDeadlineError,
-  whyNotStart,
-  type WorkBounds,
-} from './work.errors';
+import { QueueFullError, WorkCancelledError, whyNotStart, type WorkBounds } from './work.errors';
 
 export interface MicroBatcherOptions<I, O> {
   /** Longest a queued request waits for company while a slot is free but a batch is running. */
@@ -232,13 +226,10 @@ export class MicroBatcher<I, O> {
   /** Fails every queued request whose deadline has passed: nobody waits for its answer. */
   private dropExpired(): void {
     const now = Date.now();
-    // Backwards, since failing a request also removes its other pieces.
-    for (let i = this.queue.length - 1; i >= 0; i = Math.min(i, this.queue.length) - 1) {
-      const piece = this.queue[i];
-      const { deadline } = piece.request;
-      if (deadline !== undefined && now >= deadline) {
-        this.fail(piece.request, new WorkDeadlineError('the deadline passed before it ran'));
-      }
+    // Per request, not per piece: failing a request also removes its other pieces.
+    for (const request of new Set(this.queue.map((piece) => piece.request))) {
+      const refused = whyNotStart({ deadline: request.deadline }, now);
+      if (refused) this.fail(request, refused);
     }
   }
 
