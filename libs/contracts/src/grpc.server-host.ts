@@ -46,7 +46,9 @@ export class GrpcServerHost {
     return this.boundPort;
   }
 
+  /** Changes health (and the interceptor's answer); setting the status it already has is a no-op. */
   setServing(serving: boolean): void {
+    if (serving === this.serving) return;
     this.serving = serving;
     const status = serving ? 'SERVING' : 'NOT_SERVING';
     this.health.setStatus('', status);

@@ -39,7 +39,6 @@ export class CapabilityServiceHost
   private state: State = 'starting';
   private loading: Promise<void> | null = null;
   private refresh: NodeJS.Timeout | null = null;
-  private serving = false;
 
   constructor(
     @Inject(SERVED_CAPABILITY) private readonly capability: Capability,
@@ -115,10 +114,7 @@ export class CapabilityServiceHost
   }
 
   private updateHealth(): void {
-    const serving = Object.values(this.readiness()).every(Boolean);
-    if (serving === this.serving) return;
-    this.serving = serving;
-    this.grpc.setServing(serving);
+    this.grpc.setServing(Object.values(this.readiness()).every(Boolean));
   }
 
   private listModels(): ModelInfo[] {
