@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
+import { clientGoneSignal } from '../http/client-gone.signal';
 import type { UpstreamStream } from '../upstream/upstream.streams';
 import { SseEncoder } from './sse.encoder';
 
@@ -43,18 +44,14 @@ export async function writeSse<T>(
     if (value !== undefined) response.setHeader(name, value);
   }
   response.writeHead(200, SSE_HEADERS);
-  const gone = new AbortController();
-  const closed = () => {
-    if (response.writableFinished) return;
-    gone.abort();
-    source.cancel();
-  };
-  response.once('close', closed);
+  const gone = clientGoneSignal(response);
+  const cancelSource = () => source.cancel();
+  gone.addEventListener('abort', cancelSource, { once: true });
   try {
     while (!next.done) {
       const event = toEvent(next.value);
       if (event !== undefined && !response.write(encoder.event(event))) {
-        await once(response, 'drain', { signal: gone.signal });
+        await once(response, 'drain', { signal: gone });
       }
       next = await messages.next();
     }
@@ -63,13 +60,13 @@ export async function writeSse<T>(
     // Let the iteration run its clean-up (it may be parked at a yield; ending it cancels the
     // call if it is still going).
     messages.return?.().catch(() => undefined);
-    if (gone.signal.aborted) return; // nobody to tell
+    if (gone.aborted) return; // nobody to tell
     if (!(error instanceof OpenAIError)) {
       logger.error('stream failed', error instanceof Error ? error.stack : error);
     }
     const failure = error instanceof OpenAIError ? error : OpenAIError.internal();
     response.end(encoder.event(failure.toBody()));
   } finally {
-    response.off('close', closed);
+    gone.removeEventListener('abort', cancelSource);
   }
 }
