@@ -117,7 +117,7 @@ export class EmbeddingModels {
         spec,
         encoder,
         batcher,
-        created: await modelCreatedAt(spec, store),
+        created: await modelCreatedAt(spec, store, modelDir),
       };
       this.byId.set(spec.id, model);
       this.logger.log(

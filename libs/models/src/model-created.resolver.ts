@@ -6,14 +6,19 @@ import type { ModelStore } from './model-store';
 
 /**
  * Unix seconds: the models file's `created` when given; else the date of the Hub commit the
- * snapshot was pulled at (its first pull time when the Hub gave none); else the model
- * directory's modification time (a local source, or a snapshot another tool wrote).
+ * snapshot was pulled at (its first pull time when the Hub gave none); else the modification
+ * time of `directory` (what `store.resolve(spec)` returned: a local source, or a snapshot
+ * another tool wrote).
  */
-export async function modelCreatedAt(spec: ModelSpec, store: ModelStore): Promise<number> {
+export async function modelCreatedAt(
+  spec: ModelSpec,
+  store: ModelStore,
+  directory: string,
+): Promise<number> {
   if (spec.created !== undefined) return spec.created;
   const snapshot = await store.createdAt(spec);
   if (snapshot !== undefined && Number.isFinite(snapshot.getTime())) {
     return Math.floor(snapshot.getTime() / 1000);
   }
-  return Math.floor((await stat(await store.resolve(spec))).mtimeMs / 1000);
+  return Math.floor((await stat(directory)).mtimeMs / 1000);
 }

@@ -64,8 +64,10 @@ describe('modelCreatedAt', () => {
   const spec = (id: string) => ModelRegistry.fromFile(FILE).find(id)!;
 
   it('takes the models file `created` first (a date is midnight UTC)', async () => {
-    expect(await modelCreatedAt(spec('whisper'), store)).toBe(Date.UTC(2024, 4, 1) / 1000);
-    expect(await modelCreatedAt(spec('amy'), store)).toBe(1_700_000_000);
+    expect(await modelCreatedAt(spec('whisper'), store, directory)).toBe(
+      Date.UTC(2024, 4, 1) / 1000,
+    );
+    expect(await modelCreatedAt(spec('amy'), store, directory)).toBe(1_700_000_000);
   });
 
   it("takes a local directory's modification time, not the time of loading", async () => {
@@ -77,7 +79,7 @@ describe('modelCreatedAt', () => {
       `models:\n  - id: local\n    capability: embeddings\n    source: ${model}\n`,
       path.join(directory, 'models.yaml'),
     ).models[0];
-    expect(await modelCreatedAt(local, store)).toBe(1_600_000_000);
-    expect(await modelCreatedAt(local, store)).toBe(1_600_000_000);
+    expect(await modelCreatedAt(local, store, await store.resolve(local))).toBe(1_600_000_000);
+    expect(await modelCreatedAt(local, store, await store.resolve(local))).toBe(1_600_000_000);
   });
 });
