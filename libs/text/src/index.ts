@@ -1,3 +1,3 @@
 // @tessera/text — tokenizers and chat templates (transformers.js), streamed detokenization and
 // stop-string matching: the text-level work around a model, shared by engines and services.
-export {};
+export type * from './text.contract';
