@@ -4,6 +4,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { GatewayConfig } from '@tessera/config';
 import { probesFor } from '@tessera/observability';
+import { ChatModule } from './chat/chat.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { GatewayCoreModule } from './gateway-core.module';
 import { ModelsModule } from './models/models.module';
@@ -21,6 +22,7 @@ export class GatewayModule {
         ...probes.imports,
         ModelsModule,
         EmbeddingsModule,
+        ChatModule,
       ],
       controllers: probes.controllers,
       // Each handler runs in its request's context: span, request id, disconnect signal.

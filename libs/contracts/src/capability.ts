@@ -23,7 +23,7 @@ export const CAPABILITY_SERVICES = {
     service: 'Chat',
     protoFile: 'tessera/v1/chat.proto',
     route: '/v1/chat/completions',
-    project: null,
+    project: 'chat',
   },
   embeddings: {
     service: 'Embeddings',

@@ -118,12 +118,13 @@ export class CapabilityServiceHost
   }
 
   private listModels(): ModelInfo[] {
-    return this.service.models().map(({ spec, created }) => ({
+    return this.service.models().map(({ spec, created, contextLength }) => ({
       id: spec.id,
       aliases: spec.aliases,
       capabilities: [this.capability],
       created,
       owned_by: spec.owned_by,
+      context_length: contextLength ?? 0,
     }));
   }
 }

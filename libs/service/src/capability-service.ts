@@ -9,6 +9,8 @@ export interface ServedModel {
   readonly spec: ModelSpec;
   /** Unix seconds, stable across restarts (see `modelCreatedAt`). */
   readonly created: number;
+  /** Positions the model attends to (prompt + output), for chat models. */
+  readonly contextLength?: number;
 }
 
 export interface CapabilityService {

@@ -1,5 +1,5 @@
 // A service's ModelInfo as the OpenAI model object, plus the Tessera `capabilities` it serves
-// and the `aliases` it answers to.
+// and the `aliases` it answers to; a chat model also states its `context_length`.
 import type { ModelInfo } from '@tessera/contracts';
 
 export interface OpenAIModel {
@@ -9,6 +9,8 @@ export interface OpenAIModel {
   owned_by: string;
   capabilities: string[];
   aliases: string[];
+  /** Chat models only: positions the model attends to (prompt + output). */
+  context_length?: number;
 }
 
 /** `id` is the name the client used (an alias stays the alias), as OpenAI echoes it. */
@@ -20,5 +22,6 @@ export function toOpenAIModel(model: ModelInfo, id = model.id ?? ''): OpenAIMode
     owned_by: model.owned_by || 'tessera',
     capabilities: model.capabilities ?? [],
     aliases: model.aliases ?? [],
+    ...(model.context_length ? { context_length: model.context_length } : {}),
   };
 }

@@ -56,7 +56,7 @@ function toOpenAIError(issue: z.core.$ZodIssue, at: readonly PropertyKey[]): Ope
 }
 
 /** ['input', 2, 0] → 'input[2][0]'; ['a', 'b'] → 'a.b'. */
-function paramName(path: readonly PropertyKey[]): string {
+export function paramName(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
     (name, part) =>
       typeof part === 'number'

@@ -8,6 +8,7 @@ export interface ModelInfo {
   'capabilities'?: (string)[];
   'created'?: (number | string | Long);
   'owned_by'?: (string);
+  'context_length'?: (number);
 }
 
 export interface ModelInfo__Output {
@@ -16,4 +17,5 @@ export interface ModelInfo__Output {
   'capabilities': (string)[];
   'created': (number);
   'owned_by': (string);
+  'context_length': (number);
 }

@@ -1,0 +1,54 @@
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { CAPABILITY_SERVICES } from '@tessera/contracts';
+import { GEN_AI } from '@tessera/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MODEL_ROUTER } from '../gateway.tokens';
+import type { ModelRouter } from '../routing/model-router';
+import { writeSse } from '../sse/sse.writer';
+import { UpstreamClients } from '../upstream/upstream-clients';
+import { ChatChunkMapper, chatChunks } from './chat-chunks';
+import { aggregateCompletion } from './chat-completion.aggregate';
+import { parseChatCompletionRequest } from './chat.request';
+import { completionIdentity } from './chat.response';
+
+@Controller(CAPABILITY_SERVICES.chat.route)
+export class ChatController {
+  constructor(
+    private readonly upstreams: UpstreamClients,
+    @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
+  ) {}
+
+  /** The reply is sent here (not returned) since a stream takes the socket over. */
+  @Post()
+  async create(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const chat = parseChatCompletionRequest(body);
+    const model = this.router.route(chat.model, 'chat');
+    request.tesseraModel = model.id;
+    request.tesseraSpan?.setAttribute(GEN_AI.requestModel, chat.model);
+    const identity = completionIdentity(model);
+    const frames = this.upstreams.serverStream('chat', 'Generate', {
+      model: model.id,
+      ...chat.generate,
+    });
+    const sampling = chat.generate.sampling!;
+    const logprobs = sampling.logprobs === true;
+    if (chat.stream) {
+      const mapper = new ChatChunkMapper(identity, { includeUsage: chat.includeUsage, logprobs });
+      await writeSse(reply, chatChunks(frames, mapper), (chunk) => chunk);
+      return;
+    }
+    const completion = await aggregateCompletion(frames, identity, {
+      n: sampling.n ?? 1,
+      logprobs,
+    });
+    request.tesseraSpan?.setAttributes({
+      [GEN_AI.inputTokens]: completion.usage.prompt_tokens,
+      [GEN_AI.outputTokens]: completion.usage.completion_tokens,
+    });
+    void reply.status(200).send(completion);
+  }
+}

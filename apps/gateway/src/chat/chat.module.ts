@@ -1,0 +1,8 @@
+// POST /v1/chat/completions: the request schema (chat.request.ts, chat-messages.request.ts,
+// chat-parameters.policy.ts), the Generate call (chat.controller.ts) and the OpenAI response,
+// whole (chat-completion.aggregate.ts) or streamed (chat-chunks.ts).
+import { Module } from '@nestjs/common';
+import { ChatController } from './chat.controller';
+
+@Module({ controllers: [ChatController] })
+export class ChatModule {}
