@@ -32,11 +32,8 @@ const Stop = z.custom<string | unknown[]>(
 );
 const Stops = z.array(z.string().min(1)).max(MAX_STOPS);
 
-const notTokenId = 'logit_bias keys must be token ids (integers from 0 to 4294967295 as strings)';
-const LogitBias = z.record(
-  z.string().regex(/^\d{1,10}$/, { error: notTokenId }),
-  z.number().min(-100).max(100),
-);
+/** Keys are token ids as strings (JSON object keys); checked in logitBiasOf. */
+const LogitBias = z.record(z.string(), z.number().min(-100).max(100));
 
 const ChatCompletionRequestSchema = z.strictObject({
   model: z.string().min(1),
@@ -156,9 +153,7 @@ type ParsedRequest = z.infer<typeof ChatCompletionRequestSchema>;
 function samplingOf(parsed: ParsedRequest): SamplingParams {
   const maxTokens = parsed.max_completion_tokens ?? parsed.max_tokens;
   const sampling: SamplingParams = {
-    logit_bias: Object.fromEntries(
-      Object.entries(parsed.logit_bias ?? {}).map(([id, bias]) => [Number(id), bias]),
-    ),
+    logit_bias: logitBiasOf(parsed.logit_bias),
     stop: stopsOf(parsed.stop),
     logprobs: parsed.logprobs === true,
     top_logprobs: parsed.top_logprobs ?? 0,
@@ -179,6 +174,23 @@ function samplingOf(parsed: ParsedRequest): SamplingParams {
     if (value !== undefined) Object.assign(sampling, { [key]: value });
   }
   return sampling;
+}
+
+/** Token ids from the keys; whether each is in the vocabulary is the service's to check. */
+function logitBiasOf(bias: Record<string, number> | null | undefined): Record<number, number> {
+  return Object.fromEntries(
+    Object.entries(bias ?? {}).map(([key, value]) => {
+      const id = /^\d{1,10}$/.test(key) ? Number(key) : NaN;
+      if (!(id <= UINT32_MAX)) {
+        throw OpenAIError.badRequest(
+          `Invalid 'logit_bias': '${key.slice(0, 40)}' is not a token id; the keys are token ` +
+            `ids (integers from 0 to ${UINT32_MAX}, as strings).`,
+          'logit_bias',
+        );
+      }
+      return [id, value];
+    }),
+  );
 }
 
 function stopsOf(stop: string | unknown[] | null | undefined): string[] {

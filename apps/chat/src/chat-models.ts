@@ -1,0 +1,108 @@
+// Loads, warms and looks up the chat models the models file lists for this service, and counts
+// the generations each is running (tessera_chat_active_generations: 0 again once every caller's
+// sequence has left the engine, cancelled ones included).
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ServiceConfig } from '@tessera/config';
+import { DecoderModel } from '@tessera/decoder';
+import {
+  ModelRegistry,
+  ModelStore,
+  loadModelsFile,
+  modelCreatedAt,
+  onnxFileFor,
+  type ModelSpec,
+} from '@tessera/models';
+import { METRICS_REGISTRY } from '@tessera/observability';
+import { parseModelOptions } from '@tessera/runtime';
+import { SERVICE_CONFIG } from '@tessera/service';
+import { Gauge, type Registry } from 'prom-client';
+import { ChatModelOptionsSchema } from './chat-model.options';
+
+export interface ChatModel {
+  spec: ModelSpec;
+  decoder: DecoderModel;
+  /** Most choices one request may ask for (the model's `max_n`). */
+  maxN: number;
+  /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
+  created: number;
+  contextLength: number;
+}
+
+@Injectable()
+export class ChatModels {
+  private readonly logger = new Logger(ChatModels.name);
+  private registry = new ModelRegistry([]);
+  private readonly byId = new Map<string, ChatModel>();
+  private readonly active: Gauge<'model'>;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.active = new Gauge({
+      name: 'tessera_chat_active_generations',
+      help: 'Generate calls of a chat model not yet finished (queued or decoding)',
+      labelNames: ['model'],
+      registers: [registry],
+    });
+  }
+
+  /** Resolves every model locally (never downloads), loads it into workers and warms it. */
+  async load(): Promise<void> {
+    const file = loadModelsFile(this.config.modelsFile);
+    const store = new ModelStore();
+    this.registry = ModelRegistry.fromFile(file, 'chat');
+    for (const spec of this.registry.list()) {
+      const options = parseModelOptions(
+        ChatModelOptionsSchema,
+        spec.options,
+        `chat model '${spec.id}' in ${file.path}`,
+      );
+      const modelDir = await store.resolve(spec);
+      const decoder = await DecoderModel.load({
+        modelDir,
+        onnxFile: onnxFileFor(spec),
+        runtime: options,
+        options,
+      });
+      const model: ChatModel = {
+        spec,
+        decoder,
+        maxN: options.max_n,
+        created: await modelCreatedAt(spec, store, modelDir),
+        contextLength: decoder.info.contextLength,
+      };
+      this.active.set({ model: spec.id }, 0);
+      this.byId.set(spec.id, model);
+      this.logger.log(
+        `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
+          `${decoder.info.vocabSize}) from ${modelDir}`,
+      );
+    }
+  }
+
+  /** Counts a generation of `model` as running; call the result once it has ended. */
+  started(model: ChatModel): () => void {
+    this.active.inc({ model: model.spec.id });
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.active.dec({ model: model.spec.id });
+    };
+  }
+
+  /** The loaded model a request names, by id or alias. */
+  find(name: string): ChatModel | undefined {
+    const spec = this.registry.find(name);
+    return spec && this.byId.get(spec.id);
+  }
+
+  all(): ChatModel[] {
+    return [...this.byId.values()];
+  }
+
+  async close(): Promise<void> {
+    for (const model of this.byId.values()) await model.decoder.close();
+  }
+}

@@ -1,0 +1,140 @@
+// The Generate call: the request as a ChatGeneration, the model's generation stream as frames
+// tagged with their choice, and the model's refusals (prompt past the context, a logit_bias id
+// outside the vocabulary) as OpenAI 400s. The queue's refusal (429) and the caller going away
+// reach the caller through the contracts' one table (grpcStatusErrorOf): the model stops the
+// sequence when `signal` aborts, which frees its slot before the next step.
+import { Injectable } from '@nestjs/common';
+import { status } from '@grpc/grpc-js';
+import {
+  GrpcStatusError,
+  type GenerateRequest__Output,
+  type GenerateResponse,
+  type GrpcCallContext,
+} from '@tessera/contracts';
+import {
+  ContextLengthExceededError,
+  LogitBiasTokenError,
+  type DecoderModel,
+  type GenerationEvent,
+} from '@tessera/decoder';
+import { GEN_AI } from '@tessera/observability';
+import { chatGenerationOf } from './chat-generation.mapper';
+import { ChatModels, type ChatModel } from './chat-models';
+
+@Injectable()
+export class GenerateHandler {
+  constructor(private readonly models: ChatModels) {}
+
+  async *generate(
+    request: GenerateRequest__Output,
+    ctx: GrpcCallContext,
+  ): AsyncIterable<GenerateResponse> {
+    const model = this.models.find(request.model);
+    if (!model) {
+      throw new GrpcStatusError(
+        status.NOT_FOUND,
+        `The model '${request.model}' does not exist or is not served by this chat service.`,
+        { param: 'model', code: 'model_not_found' },
+      );
+    }
+    ctx.span.setAttribute(GEN_AI.requestModel, request.model);
+    ctx.span.setAttribute(GEN_AI.responseModel, model.spec.id);
+    const generation = chatGenerationOf(request, { model: model.spec.id, maxN: model.maxN });
+    const done = this.models.started(model);
+    let stream: ReturnType<DecoderModel['generate']> | undefined;
+    try {
+      stream = modelCall(model, () =>
+        model.decoder.generate(generation, { signal: ctx.signal, deadline: ctx.deadline }),
+      );
+      let finishes = 0;
+      let last: GenerateResponse | null = null;
+      for await (const event of modelIteration(model, stream)) {
+        const frame = frameOf(event);
+        if (event.type === 'finish' && ++finishes === generation.n) {
+          // The last finish carries the usage of the whole request: held until it settles.
+          last = frame;
+          continue;
+        }
+        yield frame;
+      }
+      if (last) {
+        const usage = await stream.usage;
+        ctx.span.setAttribute(GEN_AI.inputTokens, usage.promptTokens);
+        ctx.span.setAttribute(GEN_AI.outputTokens, usage.completionTokens);
+        yield {
+          ...last,
+          finish: {
+            ...last.finish,
+            usage: {
+              prompt_tokens: usage.promptTokens,
+              completion_tokens: usage.completionTokens,
+              total_tokens: usage.promptTokens + usage.completionTokens,
+            },
+          },
+        };
+      }
+    } finally {
+      // The generation counts as running until the engine has let go of its sequences (its
+      // usage settles then, also when it was cancelled), not merely until this call ended.
+      if (stream) void stream.usage.then(done, done);
+      else done();
+    }
+  }
+}
+
+function frameOf(event: GenerationEvent): GenerateResponse {
+  if (event.type === 'finish') {
+    return { choice_index: event.choice, finish: { finish_reason: event.reason } };
+  }
+  return {
+    choice_index: event.choice,
+    delta: {
+      content: event.text,
+      logprobs: (event.logprobs ?? []).map((logprob) => ({
+        token: logprob.token,
+        logprob: logprob.logprob,
+        bytes: Buffer.from(logprob.bytes),
+        top_logprobs: logprob.topLogprobs.map((top) => ({
+          token: top.token,
+          logprob: top.logprob,
+          bytes: Buffer.from(top.bytes),
+        })),
+      })),
+    },
+  };
+}
+
+/** Runs `call`, turning the model's refusals of the request into the caller's 400s. */
+function modelCall<T>(model: ChatModel, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw refusalOf(model, error);
+  }
+}
+
+async function* modelIteration<T>(model: ChatModel, events: AsyncIterable<T>): AsyncIterable<T> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw refusalOf(model, error);
+  }
+}
+
+function refusalOf(model: ChatModel, error: unknown): unknown {
+  if (error instanceof ContextLengthExceededError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: 'messages',
+      code: 'context_length_exceeded',
+    });
+  }
+  if (error instanceof LogitBiasTokenError) {
+    return new GrpcStatusError(
+      status.INVALID_ARGUMENT,
+      `logit_bias has token id ${error.tokenId}, outside the vocabulary of '${model.spec.id}' ` +
+        `(ids 0 to ${error.vocabSize - 1}).`,
+      { param: 'logit_bias', code: null },
+    );
+  }
+  return error;
+}
