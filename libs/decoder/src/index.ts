@@ -2,3 +2,4 @@
 // engine of @tessera/runtime's worker pool: KV cache, scheduler, sampler, streamed text.
 export type * from './decoder.protocol';
 export type * from './sampling/sampler.contract';
+export * from './sampling';
