@@ -3,7 +3,7 @@
 // sequence has left the engine, cancelled ones included).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
-import { DecoderModel } from '@tessera/decoder';
+import { DecoderModel, DecoderModelOptionsSchema } from '@tessera/decoder';
 import {
   ModelRegistry,
   ModelStore,
@@ -16,13 +16,10 @@ import { METRICS_REGISTRY } from '@tessera/observability';
 import { parseModelOptions } from '@tessera/runtime';
 import { SERVICE_CONFIG } from '@tessera/service';
 import { Gauge, type Registry } from 'prom-client';
-import { ChatModelOptionsSchema } from './chat-model.options';
 
 export interface ChatModel {
   spec: ModelSpec;
   decoder: DecoderModel;
-  /** Most choices one request may ask for (the model's `max_n`). */
-  maxN: number;
   /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
   created: number;
   contextLength: number;
@@ -54,7 +51,7 @@ export class ChatModels {
     this.registry = ModelRegistry.fromFile(file, 'chat');
     for (const spec of this.registry.list()) {
       const options = parseModelOptions(
-        ChatModelOptionsSchema,
+        DecoderModelOptionsSchema,
         spec.options,
         `chat model '${spec.id}' in ${file.path}`,
       );
@@ -62,13 +59,13 @@ export class ChatModels {
       const decoder = await DecoderModel.load({
         modelDir,
         onnxFile: onnxFileFor(spec),
-        runtime: options,
         options,
+        onWarning: (message) => this.logger.warn(message),
       });
+      await decoder.warmup();
       const model: ChatModel = {
         spec,
         decoder,
-        maxN: options.max_n,
         created: await modelCreatedAt(spec, store, modelDir),
         contextLength: decoder.info.contextLength,
       };

@@ -19,7 +19,7 @@ import {
 } from '@tessera/decoder';
 import { GEN_AI } from '@tessera/observability';
 import { chatGenerationOf } from './chat-generation.mapper';
-import { ChatModels, type ChatModel } from './chat-models';
+import { ChatModels } from './chat-models';
 
 @Injectable()
 export class GenerateHandler {
@@ -39,16 +39,19 @@ export class GenerateHandler {
     }
     ctx.span.setAttribute(GEN_AI.requestModel, request.model);
     ctx.span.setAttribute(GEN_AI.responseModel, model.spec.id);
-    const generation = chatGenerationOf(request, { model: model.spec.id, maxN: model.maxN });
+    const generation = chatGenerationOf(request, {
+      model: model.spec.id,
+      maxN: model.decoder.info.maxN,
+    });
     const done = this.models.started(model);
     let stream: ReturnType<DecoderModel['generate']> | undefined;
     try {
-      stream = modelCall(model, () =>
+      stream = modelCall(() =>
         model.decoder.generate(generation, { signal: ctx.signal, deadline: ctx.deadline }),
       );
       let finishes = 0;
       let last: GenerateResponse | null = null;
-      for await (const event of modelIteration(model, stream)) {
+      for await (const event of modelIteration(stream)) {
         const frame = frameOf(event);
         if (event.type === 'finish' && ++finishes === generation.n) {
           // The last finish carries the usage of the whole request: held until it settles.
@@ -105,23 +108,23 @@ function frameOf(event: GenerationEvent): GenerateResponse {
 }
 
 /** Runs `call`, turning the model's refusals of the request into the caller's 400s. */
-function modelCall<T>(model: ChatModel, call: () => T): T {
+function modelCall<T>(call: () => T): T {
   try {
     return call();
   } catch (error) {
-    throw refusalOf(model, error);
+    throw refusalOf(error);
   }
 }
 
-async function* modelIteration<T>(model: ChatModel, events: AsyncIterable<T>): AsyncIterable<T> {
+async function* modelIteration<T>(events: AsyncIterable<T>): AsyncIterable<T> {
   try {
     yield* events;
   } catch (error) {
-    throw refusalOf(model, error);
+    throw refusalOf(error);
   }
 }
 
-function refusalOf(model: ChatModel, error: unknown): unknown {
+function refusalOf(error: unknown): unknown {
   if (error instanceof ContextLengthExceededError) {
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: 'messages',
@@ -129,12 +132,10 @@ function refusalOf(model: ChatModel, error: unknown): unknown {
     });
   }
   if (error instanceof LogitBiasTokenError) {
-    return new GrpcStatusError(
-      status.INVALID_ARGUMENT,
-      `logit_bias has token id ${error.tokenId}, outside the vocabulary of '${model.spec.id}' ` +
-        `(ids 0 to ${error.vocabSize - 1}).`,
-      { param: 'logit_bias', code: null },
-    );
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: 'logit_bias',
+      code: null,
+    });
   }
   return error;
 }
