@@ -1,0 +1,294 @@
+// Every bad chat request end to end: the status and the whole OpenAI error body, from the
+// gateway's schema (shapes, ranges, unknown and unsupported fields) and from the chat service
+// (what depends on the model: context length, vocabulary, most choices, vision).
+import OpenAI from 'openai';
+import { expectSchema } from './support/openai-schemas';
+import { CHAT_MODEL, postSse, useChatStack } from './support/chat-stack';
+import { post } from './support/test-stack';
+
+const stack = useChatStack();
+
+const messages = [{ role: 'user', content: 'Hello' }];
+const base = { model: CHAT_MODEL, messages };
+
+const invalid = (message: string, param: string | null, code: string | null = null) => ({
+  error: { message, type: 'invalid_request_error', param, code },
+});
+
+async function expectError(body: unknown, status: number, expected: unknown): Promise<void> {
+  const response = await post(stack().gateway, '/v1/chat/completions', body);
+  expect({ status: response.status, body: response.body }).toEqual({ status, body: expected });
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expectSchema('ErrorResponse', response.body);
+}
+
+/** A prompt far past the fixture's 2048-token context. */
+const longText = 'word '.repeat(3000);
+
+describe('POST /v1/chat/completions refuses', () => {
+  it.each<[string, Record<string, unknown>, ReturnType<typeof invalid>]>([
+    [
+      'missing messages',
+      { model: CHAT_MODEL },
+      invalid("Missing required parameter: 'messages'.", 'messages'),
+    ],
+    [
+      'empty messages',
+      { ...base, messages: [] },
+      invalid("Invalid 'messages': must not be an empty array.", 'messages'),
+    ],
+    [
+      'an unknown role',
+      {
+        ...base,
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'robot', content: 'b' },
+        ],
+      },
+      invalid(
+        "Invalid 'messages[1].role': must be one of 'system', 'developer', 'user', 'assistant' " +
+          "or 'tool', but got 'robot'.",
+        'messages[1].role',
+      ),
+    ],
+    [
+      'content of the wrong type',
+      { ...base, messages: [{ role: 'user', content: { text: 'a' } }] },
+      invalid(
+        "Invalid 'messages[0].content': expected a string or an array of content parts.",
+        'messages[0].content',
+      ),
+    ],
+    [
+      'a content part of the wrong type',
+      { ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 3 }] }] },
+      invalid(
+        "Invalid 'messages[0].content[0].text': expected a string, but got 3 instead.",
+        'messages[0].content[0].text',
+      ),
+    ],
+    [
+      'a field the spec does not define',
+      { ...base, temprature: 0.5 },
+      invalid('Unrecognized request argument supplied: temprature', 'temprature'),
+    ],
+    ['n below 1', { ...base, n: 0 }, invalid("Invalid 'n': must be at least 1, but got 0.", 'n')],
+    [
+      'temperature above 2',
+      { ...base, temperature: 3 },
+      invalid("Invalid 'temperature': must be at most 2, but got 3.", 'temperature'),
+    ],
+    [
+      'top_p above 1',
+      { ...base, top_p: 1.01 },
+      invalid("Invalid 'top_p': must be at most 1, but got 1.01.", 'top_p'),
+    ],
+    [
+      'presence_penalty below -2',
+      { ...base, presence_penalty: -2.5 },
+      invalid("Invalid 'presence_penalty': must be at least -2, but got -2.5.", 'presence_penalty'),
+    ],
+    [
+      'frequency_penalty above 2',
+      { ...base, frequency_penalty: 2.5 },
+      invalid("Invalid 'frequency_penalty': must be at most 2, but got 2.5.", 'frequency_penalty'),
+    ],
+    [
+      'max_tokens of 0',
+      { ...base, max_tokens: 0 },
+      invalid("Invalid 'max_tokens': must be at least 1, but got 0.", 'max_tokens'),
+    ],
+    [
+      'more than 4 stops',
+      { ...base, stop: ['a', 'b', 'c', 'd', 'e'] },
+      invalid("Invalid 'stop': has 5 items; at most 4 are allowed.", 'stop'),
+    ],
+    [
+      'a logit_bias value outside -100…100',
+      { ...base, logit_bias: { '10': -150 } },
+      invalid("Invalid 'logit_bias.10': must be at least -100, but got -150.", 'logit_bias.10'),
+    ],
+    [
+      'a logit_bias key that is not a token id',
+      { ...base, logit_bias: { hello: 5 } },
+      invalid(
+        "Invalid 'logit_bias': 'hello' is not a token id; the keys are token ids (integers " +
+          'from 0 to 4294967295, as strings).',
+        'logit_bias',
+      ),
+    ],
+    [
+      'top_logprobs without logprobs',
+      { ...base, top_logprobs: 2 },
+      invalid(
+        "Invalid 'top_logprobs': 'logprobs' must be true when 'top_logprobs' is set.",
+        'top_logprobs',
+      ),
+    ],
+    [
+      'top_logprobs above 20',
+      { ...base, logprobs: true, top_logprobs: 21 },
+      invalid("Invalid 'top_logprobs': must be at most 20, but got 21.", 'top_logprobs'),
+    ],
+    [
+      'stream_options without stream',
+      { ...base, stream_options: { include_usage: true } },
+      invalid("Invalid 'stream_options': only allowed when 'stream' is true.", 'stream_options'),
+    ],
+  ])('%s with 400 naming the param', async (_name, body, expected) => {
+    await expectError(body, 400, expected);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['audio', { voice: 'alloy', format: 'mp3' }, 'audio output is not supported by this server.'],
+    ['modalities', ['text', 'audio'], "audio output is not supported; ask for ['text']."],
+    [
+      'prediction',
+      { type: 'content', content: 'x' },
+      'predicted outputs are not supported by this server.',
+    ],
+    ['web_search_options', {}, 'web search is not available on this server.'],
+    ['store', true, 'Tessera does not store completions; leave store out or false.'],
+    [
+      'tools',
+      [{ type: 'function', function: { name: 'f', parameters: {} } }],
+      'Tool calling, JSON mode and structured outputs are not supported by this server yet.',
+    ],
+    [
+      'response_format',
+      { type: 'json_object' },
+      "response_format 'json_object': Tool calling, JSON mode and structured outputs are not " +
+        'supported by this server yet.',
+    ],
+  ])('%s, which would change the output, with 400 naming it', async (field, value, reason) => {
+    await expectError(
+      { ...base, [field]: value },
+      400,
+      invalid(`Invalid '${field}': ${reason}`, field, 'unsupported_value'),
+    );
+  });
+
+  it('an unknown model with 404 model_not_found', async () => {
+    await expectError(
+      { ...base, model: 'no-such-model' },
+      404,
+      invalid(
+        "The model 'no-such-model' does not exist or you do not have access to it.",
+        'model',
+        'model_not_found',
+      ),
+    );
+  });
+
+  it('an embeddings model for chat', async () => {
+    await expectError(
+      { ...base, model: 'tiny-bert' },
+      400,
+      invalid(
+        "The model 'tiny-bert' is a embeddings model and cannot be used for chat.",
+        'model',
+        'model_not_supported',
+      ),
+    );
+  });
+
+  it('n above the model’s max_n (from the service)', async () => {
+    await expectError(
+      { ...base, n: 9 },
+      400,
+      invalid(
+        `n is 9, but the model '${CHAT_MODEL}' gives at most 8 choices per request; ask for fewer.`,
+        'n',
+      ),
+    );
+  });
+
+  it('a logit_bias token id outside the vocabulary (from the service)', async () => {
+    await expectError(
+      { ...base, logit_bias: { '49152': 1 } },
+      400,
+      invalid(
+        "Invalid key in 'logit_bias': 49152. Token ids must be integers from 0 to 49151 for " +
+          'this model.',
+        'logit_bias',
+      ),
+    );
+  });
+
+  it('an image to a model without vision (from the service)', async () => {
+    await expectError(
+      {
+        ...base,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
+        ],
+      },
+      400,
+      invalid(
+        `The model '${CHAT_MODEL}' does not accept images; send text content parts only.`,
+        'messages[0].content[1]',
+        'image_not_supported',
+      ),
+    );
+  });
+
+  it('a prompt past the context with 400 context_length_exceeded stating both numbers', async () => {
+    const response = await post(stack().gateway, '/v1/chat/completions', {
+      ...base,
+      messages: [{ role: 'user', content: longText }],
+    });
+    expect(response.status).toBe(400);
+    expectSchema('ErrorResponse', response.body);
+    const { error } = response.body as { error: Record<string, string> };
+    expect(error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    });
+    expect(error.message).toMatch(
+      /maximum context length is 2048 tokens.*resulted in \d{4} tokens/,
+    );
+  });
+
+  it('a prompt plus max_tokens past the context, streamed or not, before any stream starts', async () => {
+    const body = { ...base, max_tokens: 2040 };
+    const whole = await post(stack().gateway, '/v1/chat/completions', body);
+    expect(whole.status).toBe(400);
+    const { error } = whole.body as { error: Record<string, string> };
+    expect(error.code).toBe('context_length_exceeded');
+    expect(error.param).toBe('messages');
+    const [, requested, prompt] =
+      /requested (\d+) tokens \((\d+) in the messages, 2040 in the completion\)/.exec(
+        error.message,
+      )!;
+    expect(Number(requested)).toBe(Number(prompt) + 2040);
+    expect(error.message).toContain('maximum context length is 2048 tokens');
+
+    const streamed = await postSse(stack().gateway, { ...body, stream: true });
+    expect(streamed.status).toBe(400);
+    expect(streamed.body).toEqual(whole.body);
+  });
+
+  it('through the SDK as its typed error with status, param and code', async () => {
+    const error = await stack()
+      .gateway.client.chat.completions.create({
+        model: CHAT_MODEL,
+        messages: [{ role: 'user', content: 'Hello' }],
+        temperature: 5,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({
+      status: 400,
+      param: 'temperature',
+      type: 'invalid_request_error',
+    });
+  });
+});
