@@ -1,6 +1,7 @@
 // Boots the real chat service (ONNX Runtime on the tiny fixture decoder) and the real gateway in
 // this process, each on port 0, for the chat end-to-end tests; plus SSE reading and the
 // service's own metrics.
+import type { Server } from 'node:http';
 import { startCapabilityService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import { createParser } from 'eventsource-parser';
@@ -22,7 +23,11 @@ export async function startChatStack(modelsFile = fixturesModelsFile()) {
     chat,
     gateway,
     close: async () => {
-      await gateway.close();
+      const closing = gateway.close();
+      // A request the test aborted may leave undici a connection it opened and never used,
+      // which Node counts as busy until its headers timeout (a minute); nothing is in flight.
+      (gateway.app.getHttpServer() as Server).closeAllConnections();
+      await closing;
       await chat.close();
     },
   };
@@ -90,4 +95,21 @@ export async function chatMetric(stack: ChatStack, name: string): Promise<number
     .split('\n')
     .find((l) => l.startsWith(`${name}{`) && l.includes(`model="${CHAT_MODEL}"`));
   return line ? Number(line.split(' ').pop()) : 0;
+}
+
+/**
+ * The service's count of running generations once it reaches `wanted` (or whatever it is after
+ * `timeoutMs`): a generation counts until the engine has let go of its sequences.
+ */
+export async function activeGenerationsWhenSettled(
+  stack: ChatStack,
+  wanted = 0,
+  timeoutMs = 10_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const active = await chatMetric(stack, 'tessera_chat_active_generations');
+    if (active === wanted || Date.now() > deadline) return active;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
