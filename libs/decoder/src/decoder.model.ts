@@ -9,7 +9,7 @@ import {
   type RuntimeOptions,
   type WorkBounds,
 } from '@tessera/runtime';
-import type { ChatTokenizer } from '@tessera/text';
+import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
 import { readDecoderConfig } from './decoder.config';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
 import { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
@@ -21,7 +21,6 @@ import type {
   GenerationEvent,
   GenerationUsage,
 } from './decoder.protocol';
-import { loadChatTokenizer } from './text.stub';
 
 export interface DecoderModelLoadOptions {
   readonly modelDir: string;

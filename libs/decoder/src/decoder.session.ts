@@ -29,6 +29,7 @@ export class DecoderSession {
   private readonly mask = new Int64Scratch();
   private readonly positions = new Int64Scratch();
   private logits32 = new Float32Array(0);
+  private running = false;
   private readonly useCache = [
     new Tensor('bool', new Uint8Array([0]), [1]),
     new Tensor('bool', new Uint8Array([1]), [1]),
@@ -117,6 +118,21 @@ export class DecoderSession {
 
   /** Runs `step` new positions of every row; returns the raw logits [rows, step, vocab]. */
   private async run(
+    cache: KvBatch,
+    tokens: readonly number[],
+    step: number,
+  ): Promise<Float32Array | Uint16Array> {
+    // The feeds live in reused buffers that ORT reads when the run starts (on a later tick).
+    if (this.running) throw new Error('a DecoderSession runs one prefill or decode at a time');
+    this.running = true;
+    try {
+      return await this.runExclusive(cache, tokens, step);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runExclusive(
     cache: KvBatch,
     tokens: readonly number[],
     step: number,
