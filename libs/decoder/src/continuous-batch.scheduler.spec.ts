@@ -115,6 +115,25 @@ describe('ContinuousBatchScheduler', () => {
     expect(text(a.events)).not.toBe('');
   });
 
+  it('gives a seeded sampled request the same tokens alone and in a batch', async () => {
+    const sampled = { ...GREEDY, temperature: 1.5, seed: 7 };
+    const request = job(PROMPTS[1], { sampling: sampled, n: 2, maxTokens: 16 });
+    const alone = start(scheduler(), request);
+    await alone.done;
+    const target = scheduler();
+    const other = start(
+      target,
+      job(PROMPTS[2], { sampling: { ...sampled, seed: 8 }, maxTokens: 30 }),
+    );
+    await until(() => other.events.length >= 4);
+    const again = start(target, request);
+    await Promise.all([again.done, other.done]);
+    for (const choice of [0, 1])
+      expect(text(again.events, choice)).toBe(text(alone.events, choice));
+    // Sampling did pick different tokens (the greedy output of this model repeats one token).
+    expect(new Set(text(alone.events, 0)).size).toBeGreaterThan(3);
+  });
+
   it('ends a choice at max tokens with length, and at an end-of-sequence token with stop', async () => {
     const target = scheduler();
     const long = start(target, job('Hello', { maxTokens: 5 }));

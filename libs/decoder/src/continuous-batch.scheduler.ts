@@ -16,7 +16,7 @@ import type {
 import type { DecoderSession } from './decoder.session';
 import { KvBatch, type KvRowSource } from './kv.batch';
 import type { SampledToken, SequenceSampler } from './sampling/sampler.contract';
-import { createSequenceSampler } from './sampler.stub';
+import { createSequenceSampler } from './sampling';
 
 export interface SchedulerLimits {
   /** Rows of the decode batch (one per choice). */
@@ -237,6 +237,7 @@ export class ContinuousBatchScheduler {
           vocabSize: this.vocabSize,
           choice,
           topLogprobs: job.logprobs ? job.topLogprobs : 0,
+          logprobs: job.logprobs,
         }),
         detokenizer: this.tokenizer.detokenizer(job.stop),
         pending: [],

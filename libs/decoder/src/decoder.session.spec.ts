@@ -49,7 +49,7 @@ describe('DecoderSession', () => {
   }
 
   it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
-    const expected = [];
+    const expected: Float32Array[][] = [];
     for (const prompt of PROMPTS) expected.push(await alone(prompt, 4));
     const caches = PROMPTS.map(() => session.newSequence());
     const first = [];

@@ -9,3 +9,4 @@ export { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-m
 export { DecoderModel, type DecoderModelLoadOptions, type GenerationStream } from './decoder.model';
 export { DecoderSession } from './decoder.session';
 export { KvBatch, type KvArray, type KvRowSource, type KvShape } from './kv.batch';
+export * from './sampling';
