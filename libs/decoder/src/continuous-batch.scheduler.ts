@@ -3,7 +3,8 @@
 // re-form the batch if its membership changed, run ONE decode step for every active sequence,
 // then at most one prefill chunk of the oldest admitted job, then yield to the event loop so new
 // jobs and cancels arrive. A long prompt therefore delays running streams by at most one chunk
-// per generated token, and a new request's first token comes after ⌈prompt / chunk⌉ iterations.
+// per generated token, and a new request's first token comes from the decode step after its
+// ⌈(prompt − 1) / chunk⌉ chunks.
 import type { JobContext } from '@tessera/runtime';
 import type { ChatTokenizer, SequenceDetokenizer } from '@tessera/text';
 import type {
@@ -208,27 +209,31 @@ export class ContinuousBatchScheduler {
     }
   }
 
+  /**
+   * Prefills the next chunk of a prompt's tokens but its last one. When they are all in the
+   * cache the job's choices join the batch with that last token as their first input: the
+   * decode step computes their first token's logits, so no prompt position runs the LM head.
+   */
   private async prefillChunk(scheduled: ScheduledJob): Promise<void> {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
-    const end = Math.min(
-      job.promptIds.length,
-      scheduled.prefilled + this.limits.prefillChunkTokens,
-    );
-    let logits: Float32Array;
-    try {
-      logits = await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
-    } catch (error) {
-      this.fail(scheduled, error);
-      return;
+    const last = job.promptIds.length - 1;
+    const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
+    if (end > scheduled.prefilled) {
+      try {
+        await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
+      } catch (error) {
+        this.fail(scheduled, error);
+        return;
+      }
     }
     scheduled.prefilled = end;
-    if (end < job.promptIds.length) return;
+    if (end < last) return;
     this.prefilling.shift();
     scheduled.cache = undefined;
-    // n choices share this prefill: each samples its first token from its own copy of the row.
+    // n choices share this prefill: one row each, from the same cache.
     for (let choice = 0; choice < job.n; choice++) {
-      const sequence: Sequence = {
+      scheduled.sequences.push({
         owner: scheduled,
         choice,
         sampler: createSequenceSampler({
@@ -241,15 +246,12 @@ export class ContinuousBatchScheduler {
         }),
         detokenizer: this.tokenizer.detokenizer(job.stop),
         pending: [],
-        next: -1,
+        next: job.promptIds[last],
         generated: 0,
         done: false,
-      };
-      scheduled.sequences.push(sequence);
-      this.accept(sequence, sequence.sampler.next(choice + 1 < job.n ? logits.slice() : logits));
+      });
     }
-    const running = scheduled.sequences.filter((s) => !s.done);
-    if (running.length > 0) this.joining.push({ cache, sequences: running });
+    this.joining.push({ cache, sequences: scheduled.sequences });
   }
 
   /** A sampled token: end of sequence, a stop string, the length limit, or text to stream. */
