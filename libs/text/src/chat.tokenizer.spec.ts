@@ -12,6 +12,7 @@ const TEST_DIR = join(__dirname, '../test');
 interface Expectation {
   name: string;
   template?: 'tools' | 'developer';
+  tokenizer?: 'sentencepiece';
   prompt: PromptMessage[];
   text: string;
   ids: number[];
@@ -42,6 +43,7 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
 
   beforeAll(async () => {
     tokenizers.set('model', await loadChatTokenizer(MODEL_DIR));
+    tokenizers.set('sentencepiece', await loadChatTokenizer(join(TEST_DIR, 'sentencepiece')));
     for (const name of ['tools', 'developer']) {
       const dir = modelWithTemplate(
         readFileSync(join(TEST_DIR, `templates/${name}.jinja`), 'utf8'),
@@ -53,7 +55,7 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   it.each(EXPECTATIONS.map((e) => [e.name, e] as const))('%s', (_name, expected) => {
-    const tokenizer = tokenizers.get(expected.template ?? 'model')!;
+    const tokenizer = tokenizers.get(expected.template ?? expected.tokenizer ?? 'model')!;
     expect(tokenizer.renderChat(expected.prompt)).toBe(expected.text);
     expect(tokenizer.encodeChat(expected.prompt)).toEqual(expected.ids);
   });

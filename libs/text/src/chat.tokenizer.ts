@@ -3,12 +3,14 @@
 // per-sequence detokenizers.
 import type { Message, PreTrainedTokenizer } from '@huggingface/transformers';
 import type { PromptMessage } from '@tessera/decoder';
+import { ByteStreamDecoder } from './byte-stream.decoder';
 import { loadChatTemplate } from './chat-template.loader';
 import { templateHasDeveloperRole, toTemplateMessages } from './chat-template.messages';
 import { StreamingDetokenizer } from './sequence.detokenizer';
 import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
 import { TokenBytes, type TokenizerJson } from './token.bytes';
 import { loadLocalTokenizer } from './tokenizer.loader';
+import { WindowDecoder } from './window.decoder';
 
 export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer> {
   const tokenizer = await loadLocalTokenizer(modelDir);
@@ -59,7 +61,10 @@ class TemplateChatTokenizer implements ChatTokenizer {
   }
 
   detokenizer(stop: readonly string[]): SequenceDetokenizer {
-    return new StreamingDetokenizer((ids) => this.decode(ids), this.specialIds, stop);
+    const decoder = this.tokenBytes.byteLevel
+      ? new ByteStreamDecoder((id) => this.tokenBytes.bytes(id))
+      : new WindowDecoder((ids) => this.decode(ids));
+    return new StreamingDetokenizer(decoder, this.specialIds, stop);
   }
 
   tokenInfo(tokenId: number): { token: string; bytes: number[] } {

@@ -1,20 +1,18 @@
 // One generated sequence's text pipeline: special tokens dropped, tokens streamed to text, stop
 // strings held back and cut.
-import { IncrementalDecoder, type DecodeFn } from './incremental.decoder';
+import type { TextStreamDecoder } from './byte-stream.decoder';
 import type { SequenceDetokenizer } from './text.contract';
 import { StopMatcher } from './stop.matcher';
 
 export class StreamingDetokenizer implements SequenceDetokenizer {
-  private readonly decoder: IncrementalDecoder;
   private readonly stops: StopMatcher;
   private stopped = false;
 
   constructor(
-    decode: DecodeFn,
+    private readonly decoder: TextStreamDecoder,
     private readonly specialIds: ReadonlySet<number>,
     stop: readonly string[],
   ) {
-    this.decoder = new IncrementalDecoder(decode);
     this.stops = new StopMatcher(stop);
   }
 

@@ -43,7 +43,7 @@ const utf8 = new TextEncoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export class TokenBytes {
-  private readonly byteLevel?: Map<string, number>;
+  private readonly byteDecoder?: Map<string, number>;
   private readonly byteFallback: boolean;
   private readonly spaceMarker: boolean;
 
@@ -54,7 +54,7 @@ export class TokenBytes {
     private readonly idToToken: (id: number) => string | undefined,
   ) {
     const steps = decoderSteps(json.decoder);
-    if (steps.some((step) => step.type === 'ByteLevel')) this.byteLevel = byteLevelDecoder();
+    if (steps.some((step) => step.type === 'ByteLevel')) this.byteDecoder = byteLevelDecoder();
     this.byteFallback =
       json.model?.byte_fallback === true || steps.some((step) => step.type === 'ByteFallback');
     this.spaceMarker = steps.some(
@@ -63,6 +63,11 @@ export class TokenBytes {
         (step.type === 'Replace' &&
           (step.pattern as { String?: string } | undefined)?.String === SPACE_MARKER),
     );
+  }
+
+  /** Byte-level BPE: a sequence's text is exactly the UTF-8 decode of its tokens' bytes. */
+  get byteLevel(): boolean {
+    return this.byteDecoder !== undefined;
   }
 
   bytes(id: number): number[] {
@@ -74,7 +79,7 @@ export class TokenBytes {
     if (byte) return [parseInt(byte[1], 16)];
     const out: number[] = [];
     for (const char of token) {
-      const mapped = this.byteLevel?.get(char);
+      const mapped = this.byteDecoder?.get(char);
       if (mapped !== undefined) out.push(mapped);
       else if (this.spaceMarker && char === SPACE_MARKER) out.push(0x20);
       else out.push(...utf8.encode(char));

@@ -3,7 +3,8 @@ the TypeScript spec renders with transformers.js, which must give the same text 
 
 Run (transformers 4.57 is in the fixture tool's venv):
   tools/fixtures/.venv/bin/python libs/text/test/chat-template.expectations.py <tokenizer dir>
-with the SmolLM2 tokenizer and chat_template.jinja (test/fixtures/models/tiny-llama).
+with the SmolLM2 tokenizer and chat_template.jinja (test/fixtures/models/tiny-llama), then
+`npx prettier --write` on the JSON. Cases marked "sentencepiece" use ./sentencepiece instead.
 
 Each case holds `prompt` (the engine's PromptMessage list the spec passes to renderChat) and `hf`
 (the same conversation written by hand in the Hugging Face message format Python receives), so
@@ -109,13 +110,28 @@ CASES = [
             {"role": "tool", "content": '{"temp": 25}', "tool_call_id": "call_2"},
         ],
     },
+    {
+        # Llama 2's layout (SentencePiece, '▁' spaces): template in tokenizer_config.json with
+        # {{ bos_token }}, so the ids start with <s> once and the spaces around [INST] hold.
+        "name": "sentencepiece-multi-turn",
+        "tokenizer": "sentencepiece",
+        "prompt": [
+            {"role": "user", "content": "The capital of France?"},
+            {"role": "assistant", "content": "Paris."},
+            {"role": "user", "content": "And of Italy? 🎉"},
+        ],
+    },
 ]
 
 
 def main() -> None:
-    tokenizer = AutoTokenizer.from_pretrained(sys.argv[1])
+    tokenizers = {
+        "model": AutoTokenizer.from_pretrained(sys.argv[1]),
+        "sentencepiece": AutoTokenizer.from_pretrained(HERE / "sentencepiece"),
+    }
     out = []
     for case in CASES:
+        tokenizer = tokenizers[case.get("tokenizer", "model")]
         hf = case.get("hf", case["prompt"])
         template = TEMPLATES[case["template"]] if "template" in case else None
         kwargs = {"add_generation_prompt": True, "chat_template": template}
