@@ -64,7 +64,8 @@ class TemplateChatTokenizer implements ChatTokenizer {
     const decoder = this.tokenBytes.byteLevel
       ? new ByteStreamDecoder((id) => this.tokenBytes.bytes(id))
       : new WindowDecoder((ids) => this.decode(ids));
-    return new StreamingDetokenizer(decoder, this.specialIds, stop);
+    const skip = (id: number): boolean => this.specialIds.has(id) || !this.tokenBytes.has(id);
+    return new StreamingDetokenizer(decoder, skip, stop);
   }
 
   tokenInfo(tokenId: number): { token: string; bytes: number[] } {

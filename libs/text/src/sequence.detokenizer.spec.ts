@@ -80,6 +80,12 @@ describe.each([
     expect(stream(tokenizer, ids).text).toContain('Hi');
   });
 
+  it('leaves out ids past the tokenizer (padded logits rows), as Python decode does', () => {
+    const ids = encode('Hi there');
+    const padded = [ids[0], tokenizer.vocabSize + 5, ...ids.slice(1)];
+    expect(stream(tokenizer, padded).text).toBe(decode(ids));
+  });
+
   it('streams 2,000 tokens of text and of random ids equal to one decode of them', () => {
     const ids = encode(`${MIXED} The capital of France is Paris. `.repeat(80)).slice(0, 2000);
     expect(ids).toHaveLength(2000);

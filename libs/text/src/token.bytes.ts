@@ -70,11 +70,20 @@ export class TokenBytes {
     return this.byteDecoder !== undefined;
   }
 
+  /**
+   * Whether `id` names a token. Exports may give the logits more rows than the tokenizer has
+   * tokens (Qwen2 pads 151,665 tokens to 151,936 rows), and a model can still pick such an id.
+   */
+  has(id: number): boolean {
+    return this.addedTokens.has(id) || this.idToToken(id) !== undefined;
+  }
+
+  /** The token's bytes; none for an id with no token (Python's decode skips those too). */
   bytes(id: number): number[] {
     const added = this.addedTokens.get(id);
     if (added !== undefined) return [...utf8.encode(added)];
     const token = this.idToToken(id);
-    if (token === undefined) throw new RangeError(`token id ${id} is not in the vocabulary`);
+    if (token === undefined) return [];
     const byte = this.byteFallback ? BYTE_TOKEN.exec(token) : null;
     if (byte) return [parseInt(byte[1], 16)];
     const out: number[] = [];

@@ -21,6 +21,15 @@ HERE = Path(__file__).parent
 TEMPLATES = {name: (HERE / "templates" / f"{name}.jinja").read_text() for name in ("tools", "developer")}
 
 WEATHER_ARGS = '{"city": "Paris", "unit": "celsius"}'
+HELLO = {"role": "user", "content": "Hello"}
+TOOL_INTRO = [
+    {"role": "system", "content": "You can call tools."},
+    {"role": "user", "content": "Weather in Paris and Rome?", "name": "alice"},
+]
+WEATHER_TURNS = [
+    {"role": "user", "content": "Weather in Paris?"},
+    {"role": "assistant", "content": "Let me check."},
+]
 
 CASES = [
     {
@@ -47,43 +56,25 @@ CASES = [
     {
         # SmolLM2's template has no developer role: rendered as system.
         "name": "developer",
-        "prompt": [
-            {"role": "developer", "content": "Answer in French."},
-            {"role": "user", "content": "Hello"},
-        ],
-        "hf": [
-            {"role": "system", "content": "Answer in French."},
-            {"role": "user", "content": "Hello"},
-        ],
+        "prompt": [{"role": "developer", "content": "Answer in French."}, HELLO],
+        "hf": [{"role": "system", "content": "Answer in French."}, HELLO],
     },
     {
         "name": "developer-role-template",
         "template": "developer",
-        "prompt": [
-            {"role": "developer", "content": "Answer in French. "},
-            {"role": "user", "content": "Hello"},
-        ],
+        "prompt": [{"role": "developer", "content": "Answer in French. "}, HELLO],
     },
     {
         # SmolLM2's template prints the role and content of a tool message as they are.
         "name": "tool-message",
-        "prompt": [
-            {"role": "user", "content": "Weather in Paris?"},
-            {"role": "assistant", "content": "Let me check."},
-            {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"},
-        ],
-        "hf": [
-            {"role": "user", "content": "Weather in Paris?"},
-            {"role": "assistant", "content": "Let me check."},
-            {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"},
-        ],
+        "prompt": [*WEATHER_TURNS, {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"}],
+        "hf": [*WEATHER_TURNS, {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"}],
     },
     {
         "name": "tool-calls",
         "template": "tools",
         "prompt": [
-            {"role": "system", "content": "You can call tools."},
-            {"role": "user", "content": "Weather in Paris and Rome?", "name": "alice"},
+            *TOOL_INTRO,
             {
                 "role": "assistant",
                 "content": None,
@@ -96,8 +87,7 @@ CASES = [
             {"role": "tool", "content": '{"temp": 25}', "toolCallId": "call_2"},
         ],
         "hf": [
-            {"role": "system", "content": "You can call tools."},
-            {"role": "user", "content": "Weather in Paris and Rome?", "name": "alice"},
+            *TOOL_INTRO,
             {
                 "role": "assistant",
                 "content": None,
