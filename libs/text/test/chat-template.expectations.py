@@ -80,7 +80,7 @@ CASES = [
                 "content": None,
                 "toolCalls": [
                     {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": WEATHER_ARGS}},
-                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}},
+                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Zürich 東京"}'}},
                 ],
             },
             {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"},
@@ -93,7 +93,7 @@ CASES = [
                 "content": None,
                 "tool_calls": [
                     {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}},
-                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Rome"}}},
+                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Zürich 東京"}}},
                 ],
             },
             {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"},
