@@ -40,7 +40,8 @@ function decoderSteps(decoder: unknown): { type: string; [key: string]: unknown 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
 const SPACE_MARKER = '\u2581';
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a U+FEFF token is text like any other (a decoder would otherwise drop it).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class TokenBytes {
   private readonly byteDecoder?: Map<string, number>;
