@@ -76,6 +76,11 @@ class PipelineSequenceSampler implements SequenceSampler {
       tokenId = this.draw(row);
       max = this.rowMax;
     }
+    if (!(max > -Infinity)) {
+      // A constraint that bans every token (or a broken row) must fail the sequence loudly
+      // rather than emit token 0.
+      throw new RangeError('no token can be picked: every logit is −Infinity or NaN');
+    }
 
     let logprob = NaN;
     let top = NO_TOP;
