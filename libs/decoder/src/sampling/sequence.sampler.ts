@@ -29,6 +29,15 @@ export function argmax(row: Float32Array): number {
   return best;
 }
 
+function topLogprobs(top: TopTokensSelection, row: Float32Array, lse: number): SampledToken['top'] {
+  top.select(row);
+  const entries = new Array<{ tokenId: number; logprob: number }>(top.count);
+  for (let i = 0; i < top.count; i++) {
+    entries[i] = { tokenId: top.ids[i], logprob: top.logits[i] - lse };
+  }
+  return entries;
+}
+
 function logSumExp(row: Float32Array, max: number): number {
   let total = 0;
   for (let i = 0; i < row.length; i++) total += Math.exp(row[i] - max);
@@ -89,7 +98,7 @@ class PipelineSequenceSampler implements SequenceSampler {
       const lse =
         this.inverseTemperature === 1 ? max + Math.log(this.rowTotal) : logSumExp(row, max);
       logprob = row[tokenId] - lse;
-      if (this.top) top = this.topLogprobs(row, lse);
+      if (this.top) top = topLogprobs(this.top, row, lse);
     }
 
     for (const stage of this.processors) stage.accept?.(tokenId);
@@ -135,15 +144,5 @@ class PipelineSequenceSampler implements SequenceSampler {
     }
     // Only reached when rounding left `target` a hair above the running sum.
     return last >= 0 ? last : argmax(row);
-  }
-
-  private topLogprobs(row: Float32Array, lse: number): SampledToken['top'] {
-    const top = this.top!;
-    top.select(row);
-    const entries = new Array<{ tokenId: number; logprob: number }>(top.count);
-    for (let i = 0; i < top.count; i++) {
-      entries[i] = { tokenId: top.ids[i], logprob: top.logits[i] - lse };
-    }
-    return entries;
   }
 }
