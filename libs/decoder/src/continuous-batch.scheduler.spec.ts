@@ -130,8 +130,8 @@ describe('ContinuousBatchScheduler', () => {
     await Promise.all([again.done, other.done]);
     for (const choice of [0, 1])
       expect(text(again.events, choice)).toBe(text(alone.events, choice));
-    // Sampling did pick different tokens (the greedy output of this model repeats one token).
-    expect(new Set(text(alone.events, 0)).size).toBeGreaterThan(3);
+    // The two choices drew from different streams of the seed.
+    expect(text(alone.events, 0)).not.toBe(text(alone.events, 1));
   });
 
   it('ends a choice at max tokens with length, and at an end-of-sequence token with stop', async () => {

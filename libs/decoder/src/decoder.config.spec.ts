@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TINY_LLAMA } from '../test/tiny-models';
+import { TINY_LLAMA, TINY_QWEN2 } from '../test/tiny-models';
 import { readDecoderConfig } from './decoder.config';
 
 describe('readDecoderConfig', () => {
@@ -27,6 +27,18 @@ describe('readDecoderConfig', () => {
     writeFileSync(join(dir, 'onnx', 'model.onnx'), '');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the tiny Qwen2, whose end-of-sequence ids are a list', async () => {
+    await expect(readDecoderConfig(TINY_QWEN2)).resolves.toEqual({
+      onnxFile: 'onnx/model.onnx',
+      layers: 2,
+      kvHeads: 1,
+      headSize: 16,
+      contextLength: 4096,
+      vocabSize: 49152,
+      eosTokenIds: [2, 0],
+    });
+  });
 
   it('reads the tiny Llama', async () => {
     await expect(readDecoderConfig(TINY_LLAMA)).resolves.toEqual({
