@@ -5,17 +5,9 @@ import { ContinuousBatchScheduler, type SchedulerLimits } from './continuous-bat
 import { readDecoderConfig } from './decoder.config';
 import type { GenerateJob, GenerationEvent, GenerationUsage } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
+import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
-const GREEDY: GenerateJob['sampling'] = {
-  temperature: 0,
-  topP: 1,
-  topK: 0,
-  minP: 0,
-  presencePenalty: 0,
-  frequencyPenalty: 0,
-  repetitionPenalty: 1,
-  logitBias: {},
-};
+const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
 
 interface Started {
   readonly events: GenerationEvent[];

@@ -6,18 +6,10 @@ import { loadChatTokenizer } from '@tessera/text';
 import { TINY_LLAMA, TINY_QWEN2, greedyReferences } from '../test/tiny-models';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
 import { DecoderModel } from './decoder.model';
+import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 import type { ChatGeneration, GenerationEvent, PromptMessage } from './decoder.protocol';
 
-const GREEDY: ChatGeneration['sampling'] = {
-  temperature: 0,
-  topP: 1,
-  topK: 0,
-  minP: 0,
-  presencePenalty: 0,
-  frequencyPenalty: 0,
-  repetitionPenalty: 1,
-  logitBias: {},
-};
+const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
 const MESSAGES: PromptMessage[] = [
   { role: 'system', content: 'You are terse.' },
   { role: 'user', content: 'Name three colours.' },
