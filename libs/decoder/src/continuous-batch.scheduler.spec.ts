@@ -5,6 +5,7 @@ import { ContinuousBatchScheduler, type SchedulerLimits } from './continuous-bat
 import { readDecoderConfig } from './decoder.config';
 import type { GenerateJob, GenerationEvent, GenerationUsage } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
+import * as sampling from './sampling';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
 const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
@@ -187,6 +188,25 @@ describe('ContinuousBatchScheduler', () => {
     await second.done;
     decode.mockRestore();
     expect(target.activeSequences).toBe(0);
+  });
+
+  it('fails only the request whose sampling fails', async () => {
+    const real = sampling.createSequenceSampler;
+    const spy = jest.spyOn(sampling, 'createSequenceSampler').mockImplementation((init) =>
+      init.options.seed === 13
+        ? {
+            next: () => {
+              throw new Error('every token is banned');
+            },
+          }
+        : real(init),
+    );
+    const target = scheduler();
+    const good = start(target, job('Hi', { maxTokens: 6 }));
+    const bad = start(target, job('Hi', { sampling: { ...GREEDY, seed: 13 } }));
+    await expect(bad.done).rejects.toThrow('every token is banned');
+    await expect(good.done).resolves.toMatchObject({ completionTokens: 6 });
+    spy.mockRestore();
   });
 
   it('admits jobs within the KV budget, in order, and one larger than it alone', async () => {

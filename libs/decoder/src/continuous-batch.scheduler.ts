@@ -135,15 +135,30 @@ export class ContinuousBatchScheduler {
         // Lets cancels and new jobs (worker messages) in before the next step.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+    } catch (error) {
+      // A bug here must not leave callers waiting forever: every job fails, the state resets.
+      this.failEverything(error);
     } finally {
       this.looping = false;
     }
   }
 
-  private dropCancelled(): void {
+  /** Every job the worker holds, whatever its stage. */
+  private jobs(): Set<ScheduledJob> {
     const jobs = new Set([...this.waiting, ...this.prefilling, ...this.rows.map((s) => s.owner)]);
-    for (const sequences of this.joining) jobs.add(sequences.sequences[0].owner);
-    for (const job of jobs) {
+    for (const { sequences } of this.joining) jobs.add(sequences[0].owner);
+    return jobs;
+  }
+
+  private failEverything(error: unknown): void {
+    for (const job of this.jobs()) this.fail(job, error);
+    this.joining = [];
+    this.rows = [];
+    this.batch = undefined;
+  }
+
+  private dropCancelled(): void {
+    for (const job of this.jobs()) {
       if (job.context.signal.aborted) this.fail(job, job.context.signal.reason);
     }
   }
@@ -204,8 +219,15 @@ export class ContinuousBatchScheduler {
     for (let row = 0; row < rows.length; row++) {
       const sequence = rows[row];
       if (sequence.done) continue;
-      const sampled = sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab));
-      this.accept(sequence, sampled);
+      try {
+        this.accept(
+          sequence,
+          sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab)),
+        );
+      } catch (error) {
+        // e.g. a constraint that bans every token: that request fails, the others go on.
+        this.fail(sequence.owner, error);
+      }
     }
   }
 
