@@ -195,13 +195,13 @@ export class ContinuousBatchScheduler {
     }
     this.joining = [];
     this.rows = kept.map(([sequence]) => sequence);
-    this.batch =
-      kept.length > 0
-        ? KvBatch.assemble(
-            this.session.shape,
-            kept.map(([, row]) => row),
-          )
-        : undefined;
+    const sources = kept.map(([, row]) => row);
+    if (sources.length === 1 && sources[0].batch.rows === 1) {
+      // A lone sequence (e.g. the only request): its own cache becomes the batch, uncopied.
+      this.batch = sources[0].batch;
+    } else {
+      this.batch = sources.length > 0 ? KvBatch.assemble(this.session.shape, sources) : undefined;
+    }
   }
 
   private async decodeStep(batch: KvBatch): Promise<void> {

@@ -33,17 +33,6 @@ describe('KvBatch', () => {
     expect([...kept.data[0]]).toEqual([1, 2, 1, 2]);
   });
 
-  it('takes a whole batch as it is when nothing changes', () => {
-    const one = sequence([1, 2, 3]);
-    expect(KvBatch.assemble(shape, [{ batch: one, row: 0 }])).toBe(one);
-    expect(
-      KvBatch.assemble(shape, [
-        { batch: one, row: 0 },
-        { batch: one, row: 0 },
-      ]),
-    ).not.toBe(one);
-  });
-
   it('keeps heads apart and counts bytes', () => {
     const twoHeads: KvShape = { kvHeads: 2, headSize: 2, kvType: 'float16', arrays: 2 };
     const one = KvBatch.empty(twoHeads);

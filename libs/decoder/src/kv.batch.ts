@@ -50,16 +50,6 @@ export class KvBatch {
   static assemble(shape: KvShape, sources: readonly KvRowSource[]): KvBatch {
     const lengths = sources.map(({ batch, row }) => batch.lengths[row]);
     const past = Math.max(0, ...lengths);
-    // All the rows of one batch, in order, with no padding to drop (e.g. a lone sequence
-    // joining an empty batch): that batch is already the result.
-    const first = sources[0]?.batch;
-    if (
-      first?.rows === sources.length &&
-      first.past === past &&
-      sources.every(({ batch, row }, i) => batch === first && row === i)
-    ) {
-      return first;
-    }
     const { kvHeads, headSize } = shape;
     const data = Array.from({ length: shape.arrays }, (_, a) => {
       const target = allocate(shape.kvType, sources.length * kvHeads * past * headSize);
