@@ -3,7 +3,8 @@
 // re-form the batch if its membership changed, run ONE decode step for every active sequence,
 // then at most one prefill chunk of the oldest admitted job, then yield to the event loop so new
 // jobs and cancels arrive. A long prompt therefore delays running streams by at most one chunk
-// per generated token, and a new request's first token comes after ⌈prompt / chunk⌉ iterations.
+// per generated token, and a new request's first token comes from the decode step after its
+// ⌈(prompt − 1) / chunk⌉ chunks.
 import type { JobContext } from '@tessera/runtime';
 import type { ChatTokenizer, SequenceDetokenizer } from '@tessera/text';
 import type {
@@ -16,7 +17,7 @@ import type {
 import type { DecoderSession } from './decoder.session';
 import { KvBatch, type KvRowSource } from './kv.batch';
 import type { SampledToken, SequenceSampler } from './sampling/sampler.contract';
-import { createSequenceSampler } from './sampler.stub';
+import { createSequenceSampler } from './sampling';
 
 export interface SchedulerLimits {
   /** Rows of the decode batch (one per choice). */
@@ -134,15 +135,30 @@ export class ContinuousBatchScheduler {
         // Lets cancels and new jobs (worker messages) in before the next step.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+    } catch (error) {
+      // A bug here must not leave callers waiting forever: every job fails, the state resets.
+      this.failEverything(error);
     } finally {
       this.looping = false;
     }
   }
 
-  private dropCancelled(): void {
+  /** Every job the worker holds, whatever its stage. */
+  private jobs(): Set<ScheduledJob> {
     const jobs = new Set([...this.waiting, ...this.prefilling, ...this.rows.map((s) => s.owner)]);
-    for (const sequences of this.joining) jobs.add(sequences.sequences[0].owner);
-    for (const job of jobs) {
+    for (const { sequences } of this.joining) jobs.add(sequences[0].owner);
+    return jobs;
+  }
+
+  private failEverything(error: unknown): void {
+    for (const job of this.jobs()) this.fail(job, error);
+    this.joining = [];
+    this.rows = [];
+    this.batch = undefined;
+  }
+
+  private dropCancelled(): void {
+    for (const job of this.jobs()) {
       if (job.context.signal.aborted) this.fail(job, job.context.signal.reason);
     }
   }
@@ -179,13 +195,13 @@ export class ContinuousBatchScheduler {
     }
     this.joining = [];
     this.rows = kept.map(([sequence]) => sequence);
-    this.batch =
-      kept.length > 0
-        ? KvBatch.assemble(
-            this.session.shape,
-            kept.map(([, row]) => row),
-          )
-        : undefined;
+    const sources = kept.map(([, row]) => row);
+    if (sources.length === 1 && sources[0].batch.rows === 1) {
+      // A lone sequence (e.g. the only request): its own cache becomes the batch, uncopied.
+      this.batch = sources[0].batch;
+    } else {
+      this.batch = sources.length > 0 ? KvBatch.assemble(this.session.shape, sources) : undefined;
+    }
   }
 
   private async decodeStep(batch: KvBatch): Promise<void> {
@@ -203,32 +219,43 @@ export class ContinuousBatchScheduler {
     for (let row = 0; row < rows.length; row++) {
       const sequence = rows[row];
       if (sequence.done) continue;
-      const sampled = sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab));
-      this.accept(sequence, sampled);
+      try {
+        this.accept(
+          sequence,
+          sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab)),
+        );
+      } catch (error) {
+        // e.g. a constraint that bans every token: that request fails, the others go on.
+        this.fail(sequence.owner, error);
+      }
     }
   }
 
+  /**
+   * Prefills the next chunk of a prompt's tokens but its last one. When they are all in the
+   * cache the job's choices join the batch with that last token as their first input: the
+   * decode step computes their first token's logits, so no prompt position runs the LM head.
+   */
   private async prefillChunk(scheduled: ScheduledJob): Promise<void> {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
-    const end = Math.min(
-      job.promptIds.length,
-      scheduled.prefilled + this.limits.prefillChunkTokens,
-    );
-    let logits: Float32Array;
-    try {
-      logits = await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
-    } catch (error) {
-      this.fail(scheduled, error);
-      return;
+    const last = job.promptIds.length - 1;
+    const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
+    if (end > scheduled.prefilled) {
+      try {
+        await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
+      } catch (error) {
+        this.fail(scheduled, error);
+        return;
+      }
     }
     scheduled.prefilled = end;
-    if (end < job.promptIds.length) return;
+    if (end < last) return;
     this.prefilling.shift();
     scheduled.cache = undefined;
-    // n choices share this prefill: each samples its first token from its own copy of the row.
+    // n choices share this prefill: one row each, from the same cache.
     for (let choice = 0; choice < job.n; choice++) {
-      const sequence: Sequence = {
+      scheduled.sequences.push({
         owner: scheduled,
         choice,
         sampler: createSequenceSampler({
@@ -237,18 +264,16 @@ export class ContinuousBatchScheduler {
           vocabSize: this.vocabSize,
           choice,
           topLogprobs: job.logprobs ? job.topLogprobs : 0,
+          logprobs: job.logprobs,
         }),
         detokenizer: this.tokenizer.detokenizer(job.stop),
         pending: [],
-        next: -1,
+        next: job.promptIds[last],
         generated: 0,
         done: false,
-      };
-      scheduled.sequences.push(sequence);
-      this.accept(sequence, sequence.sampler.next(choice + 1 < job.n ? logits.slice() : logits));
+      });
     }
-    const running = scheduled.sequences.filter((s) => !s.done);
-    if (running.length > 0) this.joining.push({ cache, sequences: running });
+    this.joining.push({ cache, sequences: scheduled.sequences });
   }
 
   /** A sampled token: end of sequence, a stop string, the length limit, or text to stream. */

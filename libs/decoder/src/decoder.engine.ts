@@ -8,7 +8,7 @@ import { ContinuousBatchScheduler } from './continuous-batch.scheduler';
 import { readDecoderConfig } from './decoder.config';
 import type { DecoderEngineTypes } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
-import { loadChatTokenizer } from './text.stub';
+import { loadChatTokenizer } from '@tessera/text';
 
 export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
   const { options, modelDir } = init;

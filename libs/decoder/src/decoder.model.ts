@@ -9,7 +9,7 @@ import {
   type RuntimeOptions,
   type WorkBounds,
 } from '@tessera/runtime';
-import type { ChatTokenizer } from '@tessera/text';
+import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
 import { readDecoderConfig } from './decoder.config';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
 import { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
@@ -21,7 +21,7 @@ import type {
   GenerationEvent,
   GenerationUsage,
 } from './decoder.protocol';
-import { loadChatTokenizer } from './text.stub';
+import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
 export interface DecoderModelLoadOptions {
   readonly modelDir: string;
@@ -171,16 +171,7 @@ export class DecoderModel {
       stop: [],
       logprobs: false,
       topLogprobs: 0,
-      sampling: {
-        temperature: 0,
-        topP: 1,
-        topK: 0,
-        minP: 0,
-        presencePenalty: 0,
-        frequencyPenalty: 0,
-        repetitionPenalty: 1,
-        logitBias: {},
-      },
+      sampling: { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 },
     };
   }
 }

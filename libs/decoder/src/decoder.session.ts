@@ -29,6 +29,8 @@ export class DecoderSession {
   private readonly mask = new Int64Scratch();
   private readonly positions = new Int64Scratch();
   private logits32 = new Float32Array(0);
+  private running = false;
+  private readonly outputs: readonly string[];
   private readonly useCache = [
     new Tensor('bool', new Uint8Array([0]), [1]),
     new Tensor('bool', new Uint8Array([1]), [1]),
@@ -44,6 +46,7 @@ export class DecoderSession {
       kvType: graph.kvType,
       arrays: graph.pastNames.length,
     };
+    this.outputs = ['logits', ...graph.presentNames];
   }
 
   /**
@@ -83,14 +86,13 @@ export class DecoderSession {
   }
 
   /**
-   * Runs the next chunk of one sequence's prompt (`cache` has one row) and returns the logits
-   * of its last position (`vocab` floats; a view, valid until the next run).
+   * Runs the next chunk of one sequence's prompt (`cache` has one row) into its cache. No logits
+   * are fetched, so ORT skips the LM head for the chunk: the scheduler feeds a prompt's last
+   * token as the sequence's first decode-step input, which gives the first token's logits.
    */
-  async prefill(cache: KvBatch, ids: readonly number[]): Promise<Float32Array> {
+  async prefill(cache: KvBatch, ids: readonly number[]): Promise<void> {
     if (cache.rows !== 1) throw new Error(`prefill takes one sequence, got ${cache.rows}`);
-    const logits = await this.run(cache, ids, ids.length);
-    const vocab = logits.length / ids.length;
-    return this.float32(logits.subarray(logits.length - vocab));
+    await this.run(cache, ids, ids.length, this.graph.presentNames);
   }
 
   /**
@@ -101,7 +103,7 @@ export class DecoderSession {
     if (tokens.length !== cache.rows) {
       throw new Error(`decode takes one token per row: ${tokens.length} for ${cache.rows} rows`);
     }
-    return this.float32(await this.run(cache, tokens, 1));
+    return this.float32((await this.run(cache, tokens, 1, this.outputs)).logits);
   }
 
   release(): Promise<void> {
@@ -109,18 +111,36 @@ export class DecoderSession {
   }
 
   /** float16 logits (q4f16 exports) are converted into a reused buffer; float32 pass as is. */
-  private float32(logits: Float32Array | Uint16Array): Float32Array {
+  private float32(output: InferenceSession.OnnxValueMapType[string]): Float32Array {
+    const logits = output.data as Float32Array | Uint16Array;
     if (logits instanceof Float32Array) return logits;
     if (this.logits32.length < logits.length) this.logits32 = new Float32Array(logits.length);
     return float16ToFloat32(logits, this.logits32);
   }
 
-  /** Runs `step` new positions of every row; returns the raw logits [rows, step, vocab]. */
+  /** Runs `step` new positions of every row, fetching `outputs` (the presents at least). */
   private async run(
     cache: KvBatch,
     tokens: readonly number[],
     step: number,
-  ): Promise<Float32Array | Uint16Array> {
+    outputs: readonly string[],
+  ): Promise<InferenceSession.ReturnType> {
+    // The feeds live in reused buffers that ORT reads when the run starts (on a later tick).
+    if (this.running) throw new Error('a DecoderSession runs one prefill or decode at a time');
+    this.running = true;
+    try {
+      return await this.runExclusive(cache, tokens, step, outputs);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runExclusive(
+    cache: KvBatch,
+    tokens: readonly number[],
+    step: number,
+    outputs: readonly string[],
+  ): Promise<InferenceSession.ReturnType> {
     const { rows, past, lengths } = cache;
     const total = past + step;
     const ids = this.ids.take(rows * step);
@@ -144,11 +164,11 @@ export class DecoderSession {
     if (this.graph.useCacheBranch) feeds.use_cache_branch = this.useCache[past > 0 ? 1 : 0];
     const pasts = cache.tensors();
     this.graph.pastNames.forEach((name, i) => (feeds[name] = pasts[i]));
-    const out = await this.session.run(feeds);
+    const out = await this.session.run(feeds, outputs);
     cache.advance(
       this.graph.presentNames.map((name) => out[name].data as KvArray),
       step,
     );
-    return out.logits.data as Float32Array | Uint16Array;
+    return out;
   }
 }

@@ -2,3 +2,4 @@
 export { createSequenceSampler } from './sequence.sampler';
 export type { LogitsProcessor } from './logits-processor.contract';
 export type { Truncation } from './truncation.contract';
+export { DEFAULT_SAMPLING_OPTIONS } from './sampling.defaults';

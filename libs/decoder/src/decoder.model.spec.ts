@@ -1,0 +1,148 @@
+// DecoderModel end to end through real worker threads on the tiny fixtures: greedy output
+// against the fixtures' references (transformers' generate, which onnxruntime stepping the bare
+// graph matched; for int4, onnxruntime's bare greedy loop), streamed events, usage, and the
+// checks made before queueing.
+import { loadChatTokenizer } from '@tessera/text';
+import { TINY_LLAMA, TINY_QWEN2, greedyReferences } from '../test/tiny-models';
+import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
+import { DecoderModel } from './decoder.model';
+import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
+import type { ChatGeneration, GenerationEvent, PromptMessage } from './decoder.protocol';
+
+const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
+const MESSAGES: PromptMessage[] = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'Name three colours.' },
+];
+
+function generation(extra: Partial<ChatGeneration> = {}): ChatGeneration {
+  return {
+    messages: MESSAGES,
+    sampling: GREEDY,
+    n: 1,
+    maxTokens: 16,
+    stop: [],
+    logprobs: false,
+    topLogprobs: 0,
+    ...extra,
+  };
+}
+
+async function collect(stream: AsyncIterable<GenerationEvent>): Promise<GenerationEvent[]> {
+  const events: GenerationEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+describe('DecoderModel', () => {
+  let model: DecoderModel;
+
+  beforeAll(async () => {
+    model = await DecoderModel.load({
+      modelDir: TINY_LLAMA,
+      options: { max_sequences: 4, context_length: 64 },
+    });
+  });
+  afterAll(() => model.close());
+
+  it('reports the model', () => {
+    expect(model.info).toEqual({ contextLength: 64, vocabSize: 49152, eosTokenIds: [2], maxN: 4 });
+  });
+
+  it('streams events and then usage', async () => {
+    const stream = model.generate(generation({ logprobs: true }));
+    const events = await collect(stream);
+    const deltas = events.filter((e) => e.type === 'delta');
+    expect(deltas.flatMap((e) => e.logprobs ?? [])).toHaveLength(16);
+    expect(events.at(-1)).toEqual({
+      type: 'finish',
+      choice: 0,
+      reason: 'length',
+      completionTokens: 16,
+    });
+    const tokenizer = await loadChatTokenizer(TINY_LLAMA);
+    await expect(stream.usage).resolves.toEqual({
+      promptTokens: tokenizer.encodeChat(MESSAGES).length,
+      completionTokens: 16,
+    });
+  });
+
+  it('runs many generations at once, each with its own choices', async () => {
+    const streams = [1, 2, 3].map((n) =>
+      model.generate(generation({ n: n === 3 ? 1 : n, maxTokens: 4 + n })),
+    );
+    const all = await Promise.all(streams.map(collect));
+    expect(all.map((events) => events.filter((e) => e.type === 'finish').length)).toEqual([
+      1, 2, 1,
+    ]);
+    await expect(streams[1].usage).resolves.toMatchObject({ completionTokens: 12 });
+  });
+
+  it('runs to the end of the context when no max tokens are given', async () => {
+    const stream = model.generate(generation({ maxTokens: undefined }));
+    await collect(stream);
+    const usage = await stream.usage;
+    expect(usage.promptTokens + usage.completionTokens).toBe(64);
+  });
+
+  it('refuses a prompt and output beyond the context, and logit_bias ids beyond the vocabulary', () => {
+    expect(() => model.generate(generation({ maxTokens: 60 }))).toThrow(ContextLengthExceededError);
+    expect(() => model.generate(generation({ maxTokens: 60 }))).toThrow(
+      /64 tokens.*requested \d+ tokens/,
+    );
+    const long = [{ role: 'user' as const, content: 'word '.repeat(80) }];
+    expect(() => model.generate(generation({ messages: long, maxTokens: undefined }))).toThrow(
+      /64 tokens.*resulted in \d+ tokens/,
+    );
+    const bias = { ...GREEDY, logitBias: { 49152: 1 } };
+    expect(() => model.generate(generation({ sampling: bias }))).toThrow(LogitBiasTokenError);
+  });
+
+  it('cancels the generation when the reader leaves early', async () => {
+    const stream = model.generate(generation({ maxTokens: 40 }));
+    for await (const event of stream) {
+      expect(event.type).toBe('delta');
+      break;
+    }
+    await expect(stream.usage).rejects.toThrow(/left before/);
+    // The worker is free for the next one.
+    await expect(collect(model.generate(generation({ maxTokens: 2 })))).resolves.toHaveLength(3);
+  });
+});
+
+describe.each([
+  ['tiny-llama', TINY_LLAMA],
+  ['tiny-qwen2', TINY_QWEN2],
+])('DecoderModel greedy on %s', (_, modelDir) => {
+  it.each(greedyReferences(modelDir).map((r) => [r.onnxFile, r.cases] as const))(
+    '%s: every reference conversation, run together, gives the reference tokens',
+    async (onnxFile, cases) => {
+      const tokenizer = await loadChatTokenizer(modelDir);
+      const model = await DecoderModel.load({ modelDir, onnxFile });
+      try {
+        const runs = cases.map(async (reference) => {
+          expect(tokenizer.encodeChat(reference.messages)).toEqual(reference.prompt_ids);
+          const events = await collect(
+            model.generate(
+              generation({
+                messages: reference.messages,
+                maxTokens: reference.output_ids.length,
+                logprobs: true,
+              }),
+            ),
+          );
+          const tokens = events.flatMap((e) => (e.type === 'delta' ? (e.logprobs ?? []) : []));
+          const eos = model.info.eosTokenIds;
+          const expected = reference.output_ids.filter((id) => !eos.includes(id));
+          expect(tokens.map((t) => t.token)).toEqual(
+            expected.map((id) => tokenizer.tokenInfo(id).token),
+          );
+          expect(events.at(-1)).toMatchObject({ reason: reference.finish_reason });
+        });
+        await Promise.all(runs);
+      } finally {
+        await model.close();
+      }
+    },
+  );
+});
