@@ -1,6 +1,6 @@
 // The Generate call: the request as a ChatGeneration, the model's generation stream as frames
 // tagged with their choice, and the model's refusals (prompt past the context, a logit_bias id
-// outside the vocabulary) as OpenAI 400s. The queue's refusal (429) and the caller going away
+// outside the vocabulary, a conversation the chat template refuses) as OpenAI 400s. The queue's refusal (429) and the caller going away
 // reach the caller through the contracts' one table (grpcStatusErrorOf): the model stops the
 // sequence when `signal` aborts, which frees its slot before the next step.
 import { Injectable } from '@nestjs/common';
@@ -18,6 +18,7 @@ import {
   type GenerationEvent,
 } from '@tessera/decoder';
 import { GEN_AI } from '@tessera/observability';
+import { ChatTemplateError } from '@tessera/text';
 import { chatGenerationOf } from './chat-generation.mapper';
 import { ChatModels } from './chat-models';
 
@@ -129,6 +130,12 @@ function refusalOf(error: unknown): unknown {
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: 'messages',
       code: 'context_length_exceeded',
+    });
+  }
+  if (error instanceof ChatTemplateError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: 'messages',
+      code: null,
     });
   }
   if (error instanceof LogitBiasTokenError) {
