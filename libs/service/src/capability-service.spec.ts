@@ -205,6 +205,8 @@ describe('the shared capability service host', () => {
         capabilities: ['moderation'],
         created: 1_700_000_000,
         owned_by: 'tessera',
+        // Only chat models state one.
+        context_length: 0,
       },
     ]);
     const metrics = await (await fetch(`${started.httpUrl}/metrics`)).text();
