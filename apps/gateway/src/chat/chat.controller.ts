@@ -34,7 +34,7 @@ export class ChatController {
       model: model.id,
       ...chat.generate,
     });
-    const sampling = chat.generate.sampling!;
+    const { sampling } = chat.generate;
     const logprobs = sampling.logprobs === true;
     if (chat.stream) {
       const mapper = new ChatChunkMapper(identity, { includeUsage: chat.includeUsage, logprobs });

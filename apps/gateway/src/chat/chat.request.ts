@@ -110,7 +110,9 @@ export interface ChatCompletionRequest {
   /** stream_options.include_usage: a last chunk with the usage. */
   includeUsage: boolean;
   /** The Generate call, but for the model id the router resolves. */
-  generate: Omit<GenerateRequest, 'model'>;
+  generate: Required<Pick<GenerateRequest, 'messages' | 'sampling' | 'user'>> & {
+    sampling: SamplingParams;
+  };
 }
 
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {

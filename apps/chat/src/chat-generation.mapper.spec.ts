@@ -1,0 +1,157 @@
+// The Generate request as the engine's ChatGeneration: defaults, flattening, model limits.
+import { status } from '@grpc/grpc-js';
+import { GrpcStatusError, type GenerateRequest__Output } from '@tessera/contracts';
+import { chatGenerationOf } from './chat-generation.mapper';
+
+const limits = { model: 'tiny', maxN: 4 };
+
+function request(overrides: Partial<GenerateRequest__Output> = {}): GenerateRequest__Output {
+  return {
+    model: 'tiny',
+    messages: [
+      {
+        role: 'user',
+        content: [{ text: 'a' }, { text: 'b' }],
+        name: '',
+        tool_calls: [],
+        tool_call_id: '',
+      },
+    ],
+    tools: [],
+    tool_choice: null,
+    parallel_tool_calls: false,
+    response_format: null,
+    sampling: null,
+    user: '',
+    ...overrides,
+  };
+}
+
+function refusal(run: () => unknown): GrpcStatusError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GrpcStatusError);
+    return error as GrpcStatusError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('chatGenerationOf', () => {
+  it("fills in OpenAI's defaults for what the client left out", () => {
+    expect(chatGenerationOf(request(), limits)).toEqual({
+      messages: [{ role: 'user', content: 'a\nb' }],
+      sampling: {
+        temperature: 1,
+        topP: 1,
+        topK: 0,
+        minP: 0,
+        presencePenalty: 0,
+        frequencyPenalty: 0,
+        repetitionPenalty: 1,
+        logitBias: {},
+      },
+      n: 1,
+      maxTokens: undefined,
+      stop: [],
+      logprobs: false,
+      topLogprobs: 0,
+    });
+  });
+
+  it('keeps what the client set, the seed included', () => {
+    const generation = chatGenerationOf(
+      request({
+        sampling: {
+          temperature: 0,
+          top_p: 0.5,
+          top_k: 3,
+          seed: 42,
+          logit_bias: { 7: -100 },
+          stop: ['x'],
+          max_tokens: 9,
+          logprobs: true,
+          top_logprobs: 2,
+          n: 3,
+        },
+      }),
+      limits,
+    );
+    expect(generation).toMatchObject({
+      sampling: { temperature: 0, topP: 0.5, topK: 3, seed: 42, logitBias: { 7: -100 } },
+      n: 3,
+      maxTokens: 9,
+      stop: ['x'],
+      logprobs: true,
+      topLogprobs: 2,
+    });
+  });
+
+  it('passes names, tool calls and tool results to the template', () => {
+    const generation = chatGenerationOf(
+      request({
+        messages: [
+          {
+            role: 'assistant',
+            content: [],
+            name: 'bot',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+            tool_call_id: '',
+          },
+          { role: 'tool', content: [{ text: '42' }], name: '', tool_calls: [], tool_call_id: 'c1' },
+        ],
+      }),
+      limits,
+    );
+    expect(generation.messages).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        name: 'bot',
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'tool', content: '42', toolCallId: 'c1' },
+    ]);
+  });
+
+  it('refuses more choices than the model gives, naming n', () => {
+    const error = refusal(() =>
+      chatGenerationOf(
+        request({ sampling: { n: 5, logit_bias: {}, stop: [], logprobs: false, top_logprobs: 0 } }),
+        limits,
+      ),
+    );
+    expect(error.code).toBe(status.INVALID_ARGUMENT);
+    expect(error.details).toEqual({ param: 'n', code: null });
+  });
+
+  it('refuses an image for a model without vision, naming the part', () => {
+    const error = refusal(() =>
+      chatGenerationOf(
+        request({
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { text: 'look' },
+                {
+                  image: {
+                    url: 'https://x/y.png',
+                    detail: 'auto',
+                    data: Buffer.alloc(0),
+                    mime_type: '',
+                  },
+                },
+              ],
+              name: '',
+              tool_calls: [],
+              tool_call_id: '',
+            },
+          ],
+        }),
+        limits,
+      ),
+    );
+    expect(error.details).toEqual({ param: 'messages[0].content[1]', code: 'image_not_supported' });
+  });
+});
