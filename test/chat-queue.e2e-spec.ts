@@ -35,6 +35,17 @@ function streamUntilAborted(body: unknown, signal: AbortSignal): Promise<SseResp
   return postSse(stack().gateway, body, signal).catch((error: unknown) => error);
 }
 
+/** A short request completes: the one slot is free again. */
+async function expectServed(): Promise<void> {
+  const response = await post(stack().gateway, '/v1/chat/completions', {
+    ...long,
+    stream: false,
+    max_tokens: 3,
+  });
+  expect(response.status).toBe(200);
+  expectSchema('CreateChatCompletionResponse', response.body);
+}
+
 describe('a chat model with one slot', () => {
   it('frees the slot of a client that went away mid-stream, for the next request', async () => {
     const controller = new AbortController();
@@ -55,13 +66,7 @@ describe('a chat model with one slot', () => {
     controller.abort();
     expect(await activeGenerationsWhenSettled(stack(), 0)).toBe(0);
 
-    const next = await post(stack().gateway, '/v1/chat/completions', {
-      ...long,
-      stream: false,
-      max_tokens: 4,
-    });
-    expect(next.status).toBe(200);
-    expectSchema('CreateChatCompletionResponse', next.body);
+    await expectServed();
   });
 
   it('answers 429 with Retry-After when the queue is full, and serves again after', async () => {
@@ -89,11 +94,6 @@ describe('a chat model with one slot', () => {
     waiting.abort();
     await Promise.all([first, second]);
     expect(await activeGenerationsWhenSettled(stack(), 0)).toBe(0);
-    const after = await post(stack().gateway, '/v1/chat/completions', {
-      ...long,
-      stream: false,
-      max_tokens: 2,
-    });
-    expect(after.status).toBe(200);
+    await expectServed();
   });
 });

@@ -1,6 +1,7 @@
 // The Generate request as the engine's ChatGeneration: defaults, flattening, model limits.
 import { status } from '@grpc/grpc-js';
 import { GrpcStatusError, type GenerateRequest__Output } from '@tessera/contracts';
+import { DEFAULT_SAMPLING_OPTIONS } from '@tessera/decoder';
 import { chatGenerationOf } from './chat-generation.mapper';
 
 const limits = { model: 'tiny', maxN: 4 };
@@ -41,16 +42,7 @@ describe('chatGenerationOf', () => {
   it("fills in OpenAI's defaults for what the client left out", () => {
     expect(chatGenerationOf(request(), limits)).toEqual({
       messages: [{ role: 'user', content: 'a\nb' }],
-      sampling: {
-        temperature: 1,
-        topP: 1,
-        topK: 0,
-        minP: 0,
-        presencePenalty: 0,
-        frequencyPenalty: 0,
-        repetitionPenalty: 1,
-        logitBias: {},
-      },
+      sampling: { ...DEFAULT_SAMPLING_OPTIONS, logitBias: {} },
       n: 1,
       maxTokens: undefined,
       stop: [],

@@ -9,7 +9,12 @@ import {
   type GenerateRequest__Output,
   type SamplingParams__Output,
 } from '@tessera/contracts';
-import type { ChatGeneration, PromptMessage, SamplingOptions } from '@tessera/decoder';
+import {
+  DEFAULT_SAMPLING_OPTIONS,
+  type ChatGeneration,
+  type PromptMessage,
+  type SamplingOptions,
+} from '@tessera/decoder';
 
 /** What the request is checked against: the model's id and its configured limits. */
 export interface GenerationLimits {
@@ -84,17 +89,22 @@ function promptMessageOf(
   };
 }
 
-/** OpenAI's defaults (temperature 1, top_p 1, no penalties) plus the extensions' "off". */
+/** What the client set, over OpenAI's defaults (temperature 1, top_p 1, every other stage off). */
 export function samplingOptionsOf(sampling: SamplingParams__Output | null): SamplingOptions {
+  const given: Partial<Record<keyof SamplingOptions, unknown>> = {
+    temperature: sampling?.temperature,
+    topP: sampling?.top_p,
+    topK: sampling?.top_k,
+    minP: sampling?.min_p,
+    seed: sampling?.seed,
+    presencePenalty: sampling?.presence_penalty,
+    frequencyPenalty: sampling?.frequency_penalty,
+    repetitionPenalty: sampling?.repetition_penalty,
+  };
+  const set = Object.entries(given).filter(([, value]) => value !== undefined);
   return {
-    temperature: sampling?.temperature ?? 1,
-    topP: sampling?.top_p ?? 1,
-    topK: sampling?.top_k ?? 0,
-    minP: sampling?.min_p ?? 0,
-    ...(sampling?.seed !== undefined ? { seed: sampling.seed } : {}),
-    presencePenalty: sampling?.presence_penalty ?? 0,
-    frequencyPenalty: sampling?.frequency_penalty ?? 0,
-    repetitionPenalty: sampling?.repetition_penalty ?? 1,
+    ...DEFAULT_SAMPLING_OPTIONS,
+    ...Object.fromEntries(set),
     logitBias: { ...(sampling?.logit_bias ?? {}) },
   };
 }

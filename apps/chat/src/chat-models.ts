@@ -4,17 +4,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import { DecoderModel, DecoderModelOptionsSchema } from '@tessera/decoder';
-import {
-  ModelRegistry,
-  ModelStore,
-  loadModelsFile,
-  modelCreatedAt,
-  onnxFileFor,
-  type ModelSpec,
-} from '@tessera/models';
+import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { parseModelOptions } from '@tessera/runtime';
-import { SERVICE_CONFIG } from '@tessera/service';
+import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface ChatModel {
@@ -28,8 +20,7 @@ export interface ChatModel {
 @Injectable()
 export class ChatModels {
   private readonly logger = new Logger(ChatModels.name);
-  private registry = new ModelRegistry([]);
-  private readonly byId = new Map<string, ChatModel>();
+  private readonly served = new ServedModels<ChatModel>('chat');
   private readonly active: Gauge<'model'>;
 
   constructor(
@@ -45,37 +36,26 @@ export class ChatModels {
   }
 
   /** Resolves every model locally (never downloads), loads it into workers and warms it. */
-  async load(): Promise<void> {
-    const file = loadModelsFile(this.config.modelsFile);
-    const store = new ModelStore();
-    this.registry = ModelRegistry.fromFile(file, 'chat');
-    for (const spec of this.registry.list()) {
-      const options = parseModelOptions(
-        DecoderModelOptionsSchema,
-        spec.options,
-        `chat model '${spec.id}' in ${file.path}`,
-      );
-      const modelDir = await store.resolve(spec);
-      const decoder = await DecoderModel.load({
-        modelDir,
-        onnxFile: onnxFileFor(spec),
-        options,
-        onWarning: (message) => this.logger.warn(message),
-      });
-      await decoder.warmup();
-      const model: ChatModel = {
-        spec,
-        decoder,
-        created: await modelCreatedAt(spec, store, modelDir),
-        contextLength: decoder.info.contextLength,
-      };
-      this.active.set({ model: spec.id }, 0);
-      this.byId.set(spec.id, model);
-      this.logger.log(
-        `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
-          `${decoder.info.vocabSize}) from ${modelDir}`,
-      );
-    }
+  load(): Promise<void> {
+    return this.served.load(
+      this.config.modelsFile,
+      DecoderModelOptionsSchema,
+      async ({ spec, options, modelDir, created }) => {
+        const decoder = await DecoderModel.load({
+          modelDir,
+          onnxFile: onnxFileFor(spec),
+          options,
+          onWarning: (message) => this.logger.warn(message),
+        });
+        await decoder.warmup();
+        this.active.set({ model: spec.id }, 0);
+        this.logger.log(
+          `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
+            `${decoder.info.vocabSize}) from ${modelDir}`,
+        );
+        return { spec, decoder, created, contextLength: decoder.info.contextLength };
+      },
+    );
   }
 
   /** Counts a generation of `model` as running; call the result once it has ended. */
@@ -91,15 +71,14 @@ export class ChatModels {
 
   /** The loaded model a request names, by id or alias. */
   find(name: string): ChatModel | undefined {
-    const spec = this.registry.find(name);
-    return spec && this.byId.get(spec.id);
+    return this.served.find(name);
   }
 
   all(): ChatModel[] {
-    return [...this.byId.values()];
+    return this.served.all();
   }
 
   async close(): Promise<void> {
-    for (const model of this.byId.values()) await model.decoder.close();
+    for (const model of this.served.all()) await model.decoder.close();
   }
 }

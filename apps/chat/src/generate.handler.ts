@@ -7,6 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
 import {
   GrpcStatusError,
+  modelNotServed,
   type GenerateRequest__Output,
   type GenerateResponse,
   type GrpcCallContext,
@@ -31,13 +32,7 @@ export class GenerateHandler {
     ctx: GrpcCallContext,
   ): AsyncIterable<GenerateResponse> {
     const model = this.models.find(request.model);
-    if (!model) {
-      throw new GrpcStatusError(
-        status.NOT_FOUND,
-        `The model '${request.model}' does not exist or is not served by this chat service.`,
-        { param: 'model', code: 'model_not_found' },
-      );
-    }
+    if (!model) throw modelNotServed(request.model, 'chat');
     ctx.span.setAttribute(GEN_AI.requestModel, request.model);
     ctx.span.setAttribute(GEN_AI.responseModel, model.spec.id);
     const generation = chatGenerationOf(request, {

@@ -4,7 +4,12 @@
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
 import { trace, type Span } from '@opentelemetry/api';
-import { GrpcStatusError, type EmbedRequest__Output, type EmbedResponse } from '@tessera/contracts';
+import {
+  GrpcStatusError,
+  modelNotServed,
+  type EmbedRequest__Output,
+  type EmbedResponse,
+} from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import {
   truncateAndNormalize,
@@ -32,13 +37,7 @@ export class EmbedHandler {
   async embed(request: EmbedRequest__Output, context: EmbedContext): Promise<EmbedResponse> {
     const { span } = context;
     const model = this.models.find(request.model);
-    if (!model) {
-      throw new GrpcStatusError(
-        status.NOT_FOUND,
-        `The model '${request.model}' does not exist or is not served by this embeddings service.`,
-        { param: 'model', code: 'model_not_found' },
-      );
-    }
+    if (!model) throw modelNotServed(request.model, 'embeddings');
     const { encoder } = model;
     span.setAttribute(GEN_AI.requestModel, request.model);
     span.setAttribute(GEN_AI.responseModel, model.spec.id);

@@ -1,18 +1,11 @@
 // Loads, warms and looks up the embeddings models the models file lists for this service.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  ModelRegistry,
-  ModelStore,
-  loadModelsFile,
-  modelCreatedAt,
-  onnxFileFor,
-  type ModelSpec,
-} from '@tessera/models';
+import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import type { ServiceConfig } from '@tessera/config';
 import { EncoderModel, type EncoderInput, type EncoderOutcome } from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { MicroBatcher, parseModelOptions, type WorkBounds } from '@tessera/runtime';
-import { SERVICE_CONFIG } from '@tessera/service';
+import { MicroBatcher, type WorkBounds } from '@tessera/runtime';
+import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { Histogram, type Registry } from 'prom-client';
 import { EmbeddingModelOptionsSchema } from './embedding-model.options';
 
@@ -41,8 +34,7 @@ function estimatedTokens(input: EncoderInput): number {
 @Injectable()
 export class EmbeddingModels {
   private readonly logger = new Logger(EmbeddingModels.name);
-  private registry = new ModelRegistry([]);
-  private readonly byId = new Map<string, EmbeddingModel>();
+  private readonly served = new ServedModels<EmbeddingModel>('embeddings');
 
   private readonly batchItems: Histogram<'model'>;
   private nextRequest = 0;
@@ -78,67 +70,55 @@ export class EmbeddingModels {
   }
 
   /** Resolves every model locally (never downloads), loads it into workers and warms it. */
-  async load(): Promise<void> {
-    const file = loadModelsFile(this.config.modelsFile);
-    const store = new ModelStore();
-    this.registry = ModelRegistry.fromFile(file, 'embeddings');
-    for (const spec of this.registry.list()) {
-      const options = parseModelOptions(
-        EmbeddingModelOptionsSchema,
-        spec.options,
-        `embeddings model '${spec.id}' in ${file.path}`,
-      );
-      const modelDir = await store.resolve(spec);
-      const encoder = await EncoderModel.load({
-        modelDir,
-        onnxFile: onnxFileFor(spec),
-        runtime: options,
-        maxRequestTokens: options.max_request_tokens,
-        onWarning: (message) => this.logger.warn(message),
-      });
-      await encoder.warmup();
-      const batcher = new MicroBatcher<QueuedInput, EncoderOutcome>({
-        maxWaitMs: options.max_batch_wait_ms,
-        maxBatchCost: options.max_batch_tokens,
-        maxBatchItems: options.max_batch_items,
-        maxQueuedItems: options.max_queued_items,
-        // One batch per worker at a time: more would only queue inside the pool.
-        maxInFlight: encoder.workers,
-        cost: (item) => estimatedTokens(item.input),
-        run: (items) => {
-          this.batchItems.observe({ model: spec.id }, items.length);
-          return encoder.embed(
-            items.map((item) => item.input),
-            items.map((item) => item.request),
-          );
-        },
-      });
-      const model: EmbeddingModel = {
-        spec,
-        encoder,
-        batcher,
-        created: await modelCreatedAt(spec, store, modelDir),
-      };
-      this.byId.set(spec.id, model);
-      this.logger.log(
-        `loaded ${spec.id} (${encoder.dimensions} dims, max ${encoder.maxTokens} tokens, ` +
-          `${encoder.pooling} pooling) from ${modelDir}`,
-      );
-    }
+  load(): Promise<void> {
+    return this.served.load(
+      this.config.modelsFile,
+      EmbeddingModelOptionsSchema,
+      async ({ spec, options, modelDir, created }) => {
+        const encoder = await EncoderModel.load({
+          modelDir,
+          onnxFile: onnxFileFor(spec),
+          runtime: options,
+          maxRequestTokens: options.max_request_tokens,
+          onWarning: (message) => this.logger.warn(message),
+        });
+        await encoder.warmup();
+        const batcher = new MicroBatcher<QueuedInput, EncoderOutcome>({
+          maxWaitMs: options.max_batch_wait_ms,
+          maxBatchCost: options.max_batch_tokens,
+          maxBatchItems: options.max_batch_items,
+          maxQueuedItems: options.max_queued_items,
+          // One batch per worker at a time: more would only queue inside the pool.
+          maxInFlight: encoder.workers,
+          cost: (item) => estimatedTokens(item.input),
+          run: (items) => {
+            this.batchItems.observe({ model: spec.id }, items.length);
+            return encoder.embed(
+              items.map((item) => item.input),
+              items.map((item) => item.request),
+            );
+          },
+        });
+        this.logger.log(
+          `loaded ${spec.id} (${encoder.dimensions} dims, max ${encoder.maxTokens} tokens, ` +
+            `${encoder.pooling} pooling) from ${modelDir}`,
+        );
+        return { spec, encoder, batcher, created };
+      },
+    );
   }
 
   /** The loaded model a request names, by id or alias. */
   find(name: string): EmbeddingModel | undefined {
-    const spec = this.registry.find(name);
-    return spec && this.byId.get(spec.id);
+    return this.served.find(name);
   }
 
   all(): EmbeddingModel[] {
-    return [...this.byId.values()];
+    return this.served.all();
   }
 
   async close(): Promise<void> {
-    for (const model of this.byId.values()) {
+    for (const model of this.served.all()) {
       await model.batcher.close();
       await model.encoder.close();
     }

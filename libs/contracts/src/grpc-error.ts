@@ -60,6 +60,15 @@ export class GrpcStatusError extends Error {
   }
 }
 
+/** A model this service does not serve (the gateway routes by the same models file). */
+export function modelNotServed(model: string, capability: string): GrpcStatusError {
+  return new GrpcStatusError(
+    status.NOT_FOUND,
+    `The model '${model}' does not exist or is not served by this ${capability} service.`,
+    { param: 'model', code: 'model_not_found' },
+  );
+}
+
 /**
  * Why the runtime did not do a piece of work, as the status its caller gets. A full queue is
  * RESOURCE_EXHAUSTED (the gateway's 429 with Retry-After); a closed batcher or a pool with no

@@ -21,6 +21,22 @@ function refusal(body: Record<string, unknown>): {
   throw new Error(`expected a 400 for ${JSON.stringify(body)}`);
 }
 
+/** Sampling fields the gRPC message names as the request does. */
+const sameNames = {
+  temperature: 0.5,
+  top_p: 0.9,
+  n: 2,
+  stop: ['x', 'yz'],
+  presence_penalty: -1,
+  frequency_penalty: 1.5,
+  logprobs: true,
+  top_logprobs: 3,
+  seed: 1234,
+  top_k: 40,
+  min_p: 0.05,
+  repetition_penalty: 1.1,
+};
+
 describe('parseChatCompletionRequest', () => {
   it('maps the honoured fields to the Generate call, leaving defaults to the service', () => {
     const parsed = parseChatCompletionRequest({
@@ -38,22 +54,11 @@ describe('parseChatCompletionRequest', () => {
         { role: 'assistant', content: null, refusal: 'no' },
         { role: 'developer', content: 'dev' },
       ],
-      temperature: 0.5,
-      top_p: 0.9,
-      n: 2,
+      ...sameNames,
       stream: true,
       stream_options: { include_usage: true },
-      stop: ['x', 'yz'],
       max_completion_tokens: 7,
-      presence_penalty: -1,
-      frequency_penalty: 1.5,
       logit_bias: { '42': -100, '7': 3.5 },
-      logprobs: true,
-      top_logprobs: 3,
-      seed: 1234,
-      top_k: 40,
-      min_p: 0.05,
-      repetition_penalty: 1.1,
       user: 'someone',
     });
     expect(parsed).toEqual({
@@ -91,22 +96,7 @@ describe('parseChatCompletionRequest', () => {
             tool_call_id: '',
           },
         ],
-        sampling: {
-          temperature: 0.5,
-          top_p: 0.9,
-          n: 2,
-          stop: ['x', 'yz'],
-          max_tokens: 7,
-          presence_penalty: -1,
-          frequency_penalty: 1.5,
-          logit_bias: { 42: -100, 7: 3.5 },
-          logprobs: true,
-          top_logprobs: 3,
-          seed: 1234,
-          top_k: 40,
-          min_p: 0.05,
-          repetition_penalty: 1.1,
-        },
+        sampling: { ...sameNames, max_tokens: 7, logit_bias: { 42: -100, 7: 3.5 } },
         user: 'someone',
       },
     });
@@ -197,39 +187,6 @@ describe('parseChatCompletionRequest', () => {
       'messages[0].content',
       "Invalid 'messages[0].content': an assistant message needs content unless it has tool_calls.",
     ],
-    [{ ...base, n: 0 }, 'n', "Invalid 'n': must be at least 1, but got 0."],
-    [{ ...base, n: 129 }, 'n', "Invalid 'n': must be at most 128, but got 129."],
-    [
-      { ...base, temperature: 2.5 },
-      'temperature',
-      "Invalid 'temperature': must be at most 2, but got 2.5.",
-    ],
-    [
-      { ...base, temperature: -1 },
-      'temperature',
-      "Invalid 'temperature': must be at least 0, but got -1.",
-    ],
-    [{ ...base, top_p: 1.5 }, 'top_p', "Invalid 'top_p': must be at most 1, but got 1.5."],
-    [
-      { ...base, presence_penalty: -3 },
-      'presence_penalty',
-      "Invalid 'presence_penalty': must be at least -2, but got -3.",
-    ],
-    [
-      { ...base, frequency_penalty: 2.1 },
-      'frequency_penalty',
-      "Invalid 'frequency_penalty': must be at most 2, but got 2.1.",
-    ],
-    [
-      { ...base, max_tokens: 0 },
-      'max_tokens',
-      "Invalid 'max_tokens': must be at least 1, but got 0.",
-    ],
-    [
-      { ...base, max_completion_tokens: -5 },
-      'max_completion_tokens',
-      "Invalid 'max_completion_tokens': must be at least 1, but got -5.",
-    ],
     [
       { ...base, stop: ['a', 'b', 'c', 'd', 'e'] },
       'stop',
@@ -268,6 +225,23 @@ describe('parseChatCompletionRequest', () => {
     [{ ...base, bogus: 1 }, 'bogus', 'Unrecognized request argument supplied: bogus'],
   ])('refuses %j (param %s)', (body, param, message) => {
     expect(refusal(body)).toMatchObject({ param, message });
+  });
+
+  it.each<[string, number, string]>([
+    ['n', 0, 'at least 1'],
+    ['n', 129, 'at most 128'],
+    ['temperature', 2.5, 'at most 2'],
+    ['temperature', -1, 'at least 0'],
+    ['top_p', 1.5, 'at most 1'],
+    ['presence_penalty', -3, 'at least -2'],
+    ['frequency_penalty', 2.1, 'at most 2'],
+    ['max_tokens', 0, 'at least 1'],
+    ['max_completion_tokens', -5, 'at least 1'],
+  ])('refuses %s = %d (must be %s)', (field, value, bound) => {
+    expect(refusal({ ...base, [field]: value })).toMatchObject({
+      param: field,
+      message: `Invalid '${field}': must be ${bound}, but got ${value}.`,
+    });
   });
 
   it.each([
