@@ -4,7 +4,8 @@
 import type OpenAI from 'openai';
 import { expectSchema } from './support/openai-schemas';
 import { CHAT_MODEL, postSse, useChatStack, type SseResponse } from './support/chat-stack';
-import { post } from './support/test-stack';
+import { fixturesModelsFile } from '@tessera/testing';
+import { post, startGateway } from './support/test-stack';
 
 const stack = useChatStack();
 
@@ -295,6 +296,36 @@ describe('POST /v1/chat/completions', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expectSchema('CreateChatCompletionResponse', response.body);
     expect((response.body as Completion).usage!.completion_tokens).toBeLessThanOrEqual(3);
+  });
+
+  it('ends a stream that fails after it started with one error event', async () => {
+    // A gateway whose deadline passes while the generation (up to the end of the context) runs.
+    const hasty = await startGateway({
+      modelsFile: fixturesModelsFile(),
+      upstreams: { chat: `127.0.0.1:${stack().chat.grpcPort}` },
+      requestTimeoutMs: 300,
+    });
+    try {
+      const { status, events } = await postSse(hasty, {
+        model: CHAT_MODEL,
+        messages: hello,
+        stream: true,
+      });
+      expect(status).toBe(200);
+      const last = events.at(-1) as { error: unknown };
+      expect(events).not.toContain('[DONE]');
+      expectSchema('ErrorResponse', last);
+      expect(last.error).toEqual({
+        message: 'The chat service did not answer before the deadline.',
+        type: 'timeout_error',
+        param: null,
+        code: null,
+      });
+      for (const chunk of events.slice(0, -1))
+        expectSchema('CreateChatCompletionStreamResponse', chunk);
+    } finally {
+      await hasty.close();
+    }
   });
 
   it('lists the chat model with its capability and context length', async () => {
