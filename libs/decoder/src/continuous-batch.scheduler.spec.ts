@@ -171,6 +171,26 @@ describe('ContinuousBatchScheduler', () => {
     for (const choice of [0, 1, 2]) expect(text(run.events, choice)).toBe(text(single.events));
   });
 
+  it('prefills prompts that arrive together in one run, each decoding as alone', async () => {
+    const alone = [];
+    for (const prompt of PROMPTS) {
+      const run = start(scheduler(), job(prompt));
+      await run.done;
+      alone.push(text(run.events));
+    }
+    const prefillRows = jest.spyOn(session, 'prefillRows');
+    const prefill = jest.spyOn(session, 'prefill');
+    const target = scheduler();
+    const runs = PROMPTS.map((prompt) => start(target, job(prompt)));
+    await Promise.all(runs.map((run) => run.done));
+    expect(prefillRows).toHaveBeenCalledTimes(1);
+    expect(prefillRows.mock.calls[0][1]).toHaveLength(PROMPTS.length);
+    expect(prefill).not.toHaveBeenCalled();
+    prefillRows.mockRestore();
+    prefill.mockRestore();
+    expect(runs.map((run) => text(run.events))).toEqual(alone);
+  });
+
   it('frees a cancelled sequence’s slot within one step', async () => {
     const target = scheduler({ maxSequences: 1 });
     const decode = jest.spyOn(session, 'decode');

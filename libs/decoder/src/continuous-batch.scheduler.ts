@@ -59,7 +59,9 @@ interface Sequence {
 
 /** A prefilled prompt waiting to enter the batch: one row per choice still running. */
 interface Joining {
+  /** Its prompt's cache is row `row` of `cache`. */
   readonly cache: KvBatch;
+  readonly row: number;
   readonly sequences: Sequence[];
 }
 
@@ -120,6 +122,8 @@ export class ContinuousBatchScheduler {
 
   private async loop(): Promise<void> {
     try {
+      // Jobs that arrive together (worker messages already queued) are admitted together.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       while (
         this.waiting.length +
         this.prefilling.length +
@@ -130,8 +134,7 @@ export class ContinuousBatchScheduler {
         this.admit();
         this.reform();
         if (this.batch) await this.decodeStep(this.batch);
-        const prefilling = this.prefilling[0];
-        if (prefilling) await this.prefillChunk(prefilling);
+        if (this.prefilling.length > 0) await this.prefillStep();
         // Lets cancels and new jobs (worker messages) in before the next step.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
@@ -188,9 +191,9 @@ export class ContinuousBatchScheduler {
     const kept = this.rows.flatMap((sequence, row): [Sequence, KvRowSource][] =>
       sequence.done || !this.batch ? [] : [[sequence, { batch: this.batch, row }]],
     );
-    for (const { cache, sequences } of this.joining) {
+    for (const { cache, row, sequences } of this.joining) {
       for (const sequence of sequences) {
-        if (!sequence.done) kept.push([sequence, { batch: cache, row: 0 }]);
+        if (!sequence.done) kept.push([sequence, { batch: cache, row }]);
       }
     }
     this.joining = [];
@@ -232,10 +235,47 @@ export class ContinuousBatchScheduler {
   }
 
   /**
-   * Prefills the next chunk of a prompt's tokens but its last one. When they are all in the
-   * cache the job's choices join the batch with that last token as their first input: the
-   * decode step computes their first token's logits, so no prompt position runs the LM head.
+   * Prefills at most `prefill_chunk_tokens` prompt positions: the next chunk of the oldest
+   * admitted prompt, or — when it fits whole — it and the prompts admitted after it that also
+   * fit, left-padded in one run (rows × longest ≤ the chunk), so a burst of short requests
+   * costs one reading of the weights instead of one each. A prompt's last token is not
+   * prefilled: it is the sequence's first decode input, and that step gives its first token.
    */
+  private async prefillStep(): Promise<void> {
+    const budget = this.limits.prefillChunkTokens;
+    const pending = (job: ScheduledJob) => job.job.promptIds.length - 1 - job.prefilled;
+    const first = this.prefilling[0];
+    const pack = [first];
+    let longest = pending(first);
+    if (first.prefilled === 0) {
+      for (const next of this.prefilling.slice(1)) {
+        const widest = Math.max(longest, pending(next));
+        if (widest * (pack.length + 1) > budget) break;
+        pack.push(next);
+        longest = widest;
+      }
+    }
+    if (pack.length === 1) {
+      await this.prefillChunk(first);
+      return;
+    }
+    const cache = KvBatch.empty(this.session.shape, pack.length);
+    try {
+      // (One-token prompts have nothing to prefill.)
+      if (longest > 0) {
+        await this.session.prefillRows(
+          cache,
+          pack.map(({ job }) => job.promptIds.slice(0, -1)),
+        );
+      }
+    } catch (error) {
+      for (const job of pack) this.fail(job, error);
+      return;
+    }
+    pack.forEach((job, row) => this.join(job, cache, row));
+  }
+
+  /** The next chunk of one prompt; once it is all in, the job joins the batch. */
   private async prefillChunk(scheduled: ScheduledJob): Promise<void> {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
@@ -250,10 +290,15 @@ export class ContinuousBatchScheduler {
       }
     }
     scheduled.prefilled = end;
-    if (end < last) return;
-    this.prefilling.shift();
+    if (end === last) this.join(scheduled, cache, 0);
+  }
+
+  /** A prefilled job's n choices join the batch: one row each, all from the same cache row. */
+  private join(scheduled: ScheduledJob, cache: KvBatch, row: number): void {
+    const { job } = scheduled;
+    this.prefilling.splice(this.prefilling.indexOf(scheduled), 1);
+    scheduled.prefilled = job.promptIds.length - 1;
     scheduled.cache = undefined;
-    // n choices share this prefill: one row each, from the same cache.
     for (let choice = 0; choice < job.n; choice++) {
       scheduled.sequences.push({
         owner: scheduled,
@@ -268,12 +313,12 @@ export class ContinuousBatchScheduler {
         }),
         detokenizer: this.tokenizer.detokenizer(job.stop),
         pending: [],
-        next: job.promptIds[last],
+        next: job.promptIds[job.promptIds.length - 1],
         generated: 0,
         done: false,
       });
     }
-    this.joining.push({ cache, sequences: scheduled.sequences });
+    this.joining.push({ cache, row, sequences: scheduled.sequences });
   }
 
   /** A sampled token: end of sequence, a stop string, the length limit, or text to stream. */

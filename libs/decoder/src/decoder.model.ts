@@ -119,7 +119,7 @@ export class DecoderModel {
     return Object.assign(events(), { usage });
   }
 
-  /** The prompt's tokens as the model sees them (rendered chat template). */
+  /** The prompt as the model sees it: the rendered chat template (for tests and logs). */
   renderPrompt(generation: Pick<ChatGeneration, 'messages'>): string {
     return this.tokenizer.renderChat(generation.messages);
   }

@@ -57,18 +57,13 @@ describe('DecoderSession', () => {
     return rows;
   }
 
-  it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
+  /** Greedy-decodes `batch` (a row per prompt) and checks every row's logits against alone. */
+  async function expectEachAsAlone(batch: KvBatch, steps: number): Promise<void> {
     const expected: Float32Array[][] = [];
-    for (const prompt of PROMPTS) expected.push(await alone(prompt, 5));
-    const caches = [];
-    for (const prompt of PROMPTS) caches.push(await prefilled(prompt));
-    const batch = KvBatch.assemble(
-      session.shape,
-      caches.map((cache) => ({ batch: cache, row: 0 })),
-    );
+    for (const prompt of PROMPTS) expected.push(await alone(prompt, steps));
     expect(batch.lengths).toEqual(PROMPTS.map((prompt) => prompt.length - 1));
     let tokens = PROMPTS.map((prompt) => prompt[prompt.length - 1]);
-    for (let step = 0; step < 5; step++) {
+    for (let step = 0; step < steps; step++) {
       const logits = await session.decode(batch, tokens);
       const vocab = logits.length / PROMPTS.length;
       tokens = PROMPTS.map((_, row) => {
@@ -81,6 +76,24 @@ describe('DecoderSession', () => {
         return argmax(got);
       });
     }
+  }
+
+  it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
+    const caches = [];
+    for (const prompt of PROMPTS) caches.push(await prefilled(prompt));
+    const rows = caches.map((cache) => ({ batch: cache, row: 0 }));
+    await expectEachAsAlone(KvBatch.assemble(session.shape, rows), 5);
+  });
+
+  it('prefills prompts of different lengths together to the caches each gets alone', async () => {
+    const batch = KvBatch.empty(session.shape, PROMPTS.length);
+    await session.prefillRows(
+      batch,
+      PROMPTS.map((prompt) => prompt.slice(0, -1)),
+    );
+    // The pad positions of the shorter prompts were zeroed.
+    expect(batch.data[0][0]).toBe(0);
+    await expectEachAsAlone(batch, 3);
   });
 
   it('prefills in chunks to the same cache as at once', async () => {

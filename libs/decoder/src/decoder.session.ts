@@ -96,6 +96,24 @@ export class DecoderSession {
   }
 
   /**
+   * Prefills several whole prompts in one run (one reading of the weights), into an empty cache
+   * with a row each (`KvBatch.empty(shape, prompts.length)`). Shorter prompts are left-padded
+   * in the run; their pad positions become holes of the cache, like the padding of a batch.
+   */
+  async prefillRows(cache: KvBatch, prompts: readonly (readonly number[])[]): Promise<void> {
+    if (cache.past !== 0 || cache.rows !== prompts.length) {
+      throw new Error(`prefillRows takes an empty cache of ${prompts.length} rows`);
+    }
+    const step = Math.max(1, ...prompts.map((ids) => ids.length));
+    const tokens = prompts.flatMap((ids) => [
+      ...new Array<number>(step - ids.length).fill(0),
+      ...ids,
+    ]);
+    const added = prompts.map((ids) => ids.length);
+    await this.run(cache, tokens, step, this.graph.presentNames, added);
+  }
+
+  /**
    * One decode step: `tokens[row]` is the next input of each row of `cache`. Returns the logits
    * of every row, row after row (`rows × vocab` floats; a view, valid until the next run).
    */
@@ -118,38 +136,51 @@ export class DecoderSession {
     return float16ToFloat32(logits, this.logits32);
   }
 
-  /** Runs `step` new positions of every row, fetching `outputs` (the presents at least). */
+  /**
+   * Runs `step` new positions of every row (`tokens`: rows × step), fetching `outputs` (the
+   * presents at least). `added[r]` (default `step`) of row r's positions are real, the last
+   * ones; only a row with an empty past may have fewer, so its holes stay at its start.
+   */
   private async run(
     cache: KvBatch,
     tokens: readonly number[],
     step: number,
     outputs: readonly string[],
+    added?: readonly number[],
   ): Promise<InferenceSession.ReturnType> {
     // The feeds live in reused buffers that ORT reads when the run starts (on a later tick).
     if (this.running) throw new Error('a DecoderSession runs one prefill or decode at a time');
     this.running = true;
     try {
-      return await this.runExclusive(cache, tokens, step, outputs);
+      const out = await this.session.run(this.feeds(cache, tokens, step, added), outputs);
+      cache.advance(
+        this.graph.presentNames.map((name) => out[name].data as KvArray),
+        step,
+        added,
+      );
+      return out;
     } finally {
       this.running = false;
     }
   }
 
-  private async runExclusive(
+  private feeds(
     cache: KvBatch,
     tokens: readonly number[],
     step: number,
-    outputs: readonly string[],
-  ): Promise<InferenceSession.ReturnType> {
+    added: readonly number[] | undefined,
+  ): Record<string, Tensor> {
     const { rows, past, lengths } = cache;
     const total = past + step;
     const ids = this.ids.take(rows * step);
     for (let i = 0; i < ids.length; i++) ids[i] = BigInt(tokens[i]);
-    // Left padding: row r's holes are its first `past - lengths[r]` positions.
+    // Left padding: row r's real positions are its last `lengths[r] + added[r]`.
     const mask = this.mask.take(rows * total);
     mask.fill(1n);
-    for (let row = 0; row < rows; row++)
-      mask.fill(0n, row * total, row * total + past - lengths[row]);
+    for (let row = 0; row < rows; row++) {
+      const holes = total - lengths[row] - (added ? added[row] : step);
+      mask.fill(0n, row * total, row * total + holes);
+    }
     const feeds: Record<string, Tensor> = {
       input_ids: new Tensor('int64', ids, [rows, step]),
       attention_mask: new Tensor('int64', mask, [rows, total]),
@@ -157,18 +188,17 @@ export class DecoderSession {
     if (this.graph.positionIds) {
       const positions = this.positions.take(rows * step);
       for (let row = 0; row < rows; row++) {
-        for (let j = 0; j < step; j++) positions[row * step + j] = BigInt(lengths[row] + j);
+        // A pad's position is never attended to; 0 keeps it in range.
+        const pads = step - (added ? added[row] : step);
+        for (let j = 0; j < step; j++) {
+          positions[row * step + j] = BigInt(j < pads ? 0 : lengths[row] + j - pads);
+        }
       }
       feeds.position_ids = new Tensor('int64', positions, [rows, step]);
     }
     if (this.graph.useCacheBranch) feeds.use_cache_branch = this.useCache[past > 0 ? 1 : 0];
     const pasts = cache.tensors();
     this.graph.pastNames.forEach((name, i) => (feeds[name] = pasts[i]));
-    const out = await this.session.run(feeds, outputs);
-    cache.advance(
-      this.graph.presentNames.map((name) => out[name].data as KvArray),
-      step,
-    );
-    return out;
+    return feeds;
   }
 }
