@@ -21,7 +21,7 @@ const GRAPH_FILE = join('bench', 'lib', 'matmul-ceiling.onnx');
  * The committed graph (written by `bash tools/fixtures/run.sh ceiling-probe`), found above this
  * file whether it runs from the source tree or from its build in dist/.
  */
-function matMulGraphPath(): string {
+export function matMulGraphPath(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const candidate = join(dir, GRAPH_FILE);
     if (existsSync(candidate)) return candidate;
