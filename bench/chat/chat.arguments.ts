@@ -24,6 +24,8 @@ export interface ChatBenchArguments {
   readonly sides: readonly string[] | undefined;
   /** The chat models' options in the stack's models file (unset → the service's defaults). */
   readonly settings: Record<string, number>;
+  /** llama.cpp's threads (default: every core, as the other sides use). */
+  readonly llamaThreads?: number;
   readonly label?: string;
   readonly launcher?: string;
 }
@@ -42,6 +44,8 @@ const USAGE = `usage: node dist/bench/chat/chat.bench.js [options] [MODEL_DIR]
                             llama.cpp, tessera-fp32, tessera-int4
   --max-sequences N --kv-cache-tokens N --prefill-chunk-tokens N --workers N
   --intra-op-threads N      the chat models' options in the stack's models file
+  --llama-threads N         llama.cpp's threads (default: all cores; its threads spin-wait, so
+                            on a machine others are using, 1 can be many times faster)
   --label TEXT              appended to the result file name
   --launcher PATH           another build's tools/stack/start.js`;
 
@@ -90,6 +94,7 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
       'step-contexts': { type: 'string' },
       'step-batch': { type: 'string', default: '8' },
       sides: { type: 'string' },
+      'llama-threads': { type: 'string' },
       label: { type: 'string' },
       launcher: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -105,7 +110,7 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
   const pick = (name: keyof typeof FULL) => (values[name] as string | undefined) ?? defaults[name];
   const settings: Record<string, number> = {};
   for (const [flag, key] of Object.entries(SETTING_FLAGS)) {
-    const value = values[flag] as string | undefined;
+    const value = (values as Record<string, unknown>)[flag] as string | undefined;
     if (value !== undefined) settings[key] = positiveIntegers(flag, value)[0];
   }
   return {
@@ -120,6 +125,10 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
     stepBatch: positiveIntegers('step-batch', values['step-batch'])[0],
     sides: values.sides?.split(','),
     settings,
+    llamaThreads:
+      values['llama-threads'] === undefined
+        ? undefined
+        : positiveIntegers('llama-threads', values['llama-threads'])[0],
     label: values.label,
     launcher: values.launcher,
   };

@@ -4,7 +4,8 @@
 // step, which is llama.cpp's continuous batching. Greedy (temperature 0) on the same prompt ids
 // as the other sides (the vocabularies are the same; the bench checks it), end-of-generation
 // tokens yielded and not obeyed, so every request makes exactly the asked number of tokens.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type {
   Llama,
   LlamaContext,
@@ -34,17 +35,21 @@ export class LlamaCppReference {
     readonly version: string,
   ) {}
 
+  get threadCount(): number {
+    return this.threads;
+  }
+
   static async load(ggufPath: string, threads: number): Promise<LlamaCppReference> {
     const { getLlama, readGgufFileInfo } = await importEsm('node-llama-cpp');
     // build: 'never' — a missing or unusable prebuilt binary is an error, not a source build.
     const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' as never });
     const model = await llama.loadModel({ modelPath: ggufPath });
     const info = await readGgufFileInfo(ggufPath, { readTensorInfo: true });
-    const firstTensor = Math.min(...(info.fullTensorInfo ?? []).map((t) => t.fileOffset));
+    const firstTensor = Math.min(...(info.fullTensorInfo ?? []).map((t) => Number(t.fileOffset)));
     const bytes = statSync(ggufPath).size - (Number.isFinite(firstTensor) ? firstTensor : 0);
-    const { version } = (await importEsm('node-llama-cpp/package.json' as never).catch(() => ({
-      default: { version: 'unknown' },
-    }))) as unknown as { default: { version: string } };
+    // Resolving (not loading) the package finds its dist/index.js; the manifest is beside dist/.
+    const manifest = join(dirname(require.resolve('node-llama-cpp')), '..', 'package.json');
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
     return new LlamaCppReference(llama, model, threads, bytes, version);
   }
 

@@ -67,7 +67,8 @@ export class TransformersGenerate {
       min_new_tokens: outputTokens,
       do_sample: false,
       streamer,
-    } as Parameters<PreTrainedModel['generate']>[0]);
+      // generate() only calls put() and end(); its type asks for a whole TextStreamer.
+    } as unknown as Parameters<PreTrainedModel['generate']>[0]);
     return generated;
   }
 

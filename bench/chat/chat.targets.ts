@@ -1,0 +1,154 @@
+// The chat engine's speed targets (issue 8), judged on one run's summaries — every ratio is
+// against a reference measured in the same run:
+//   - c=1 decode tokens/s ≥ 0.9 × the bare onnxruntime-node loop on the same file (a);
+//   - c=8 aggregate output tokens/s ≥ 3 × transformers.js generate() one request at a time (b);
+//   - c=8 aggregate output tokens/s of the int4 file ≥ 1 × llama.cpp on the GGUF (c);
+//   - the batch-8 decode step at past length 2048 ≤ 1.5 × the step at 64 (the engine's stepper);
+// and the gate: Tessera's greedy output (batched with others) equals the bare loop's (alone).
+import type { TargetResult } from '../lib/bench.report';
+import { round } from '../lib/latency.stats';
+import type { SideLevelSummary, StepTimes } from './chat.report';
+import type { SideName } from './chat.sides';
+
+export const ENGINE_STEPPER = 'engine';
+
+export interface GreedyGate {
+  /** Prompts whose output both sides produced. */
+  readonly compared: number;
+  /** Of those, prompts where any of the candidate's outputs differed from the reference's. */
+  readonly mismatched: number;
+}
+
+function ratioTarget(
+  summaries: readonly SideLevelSummary[],
+  spec: {
+    name: string;
+    concurrency: number;
+    candidate: SideName;
+    reference: SideName;
+    metric: 'decodeTokensPerSec' | 'tokensPerSec';
+    goal: number;
+  },
+): TargetResult {
+  const find = (side: SideName) =>
+    summaries.find((s) => s.side === side && s.concurrency === spec.concurrency);
+  const candidate = find(spec.candidate);
+  const reference = find(spec.reference);
+  const base = { name: spec.name, goal: `>= ${spec.goal}` };
+  if (!candidate || !reference) {
+    const missing = [!candidate && spec.candidate, !reference && spec.reference].filter(Boolean);
+    return {
+      ...base,
+      value: null,
+      pass: null,
+      context: `${missing.join(' and ')} not measured at c=${spec.concurrency}`,
+    };
+  }
+  const value = round(candidate[spec.metric] / reference[spec.metric], 3);
+  const perRound =
+    spec.metric === 'tokensPerSec'
+      ? candidate.tokensPerSecPerRound.map((t, i) =>
+          round(t / (reference.tokensPerSecPerRound[i] ?? NaN), 2),
+        )
+      : undefined;
+  return {
+    ...base,
+    value,
+    pass: value >= spec.goal,
+    context:
+      `${spec.candidate} ${candidate[spec.metric]} vs ${spec.reference} ${reference[spec.metric]} tok/s` +
+      (perRound ? ` (per round ×${perRound.join(', ×')})` : ''),
+  };
+}
+
+function stepTarget(steps: readonly StepTimes[]): TargetResult {
+  const engine = steps.find((s) => s.stepper === ENGINE_STEPPER);
+  const base = {
+    name: `batch-${engine?.batch ?? 8} decode step, past 2048 / past 64 (engine)`,
+    goal: '<= 1.5',
+  };
+  const at64 = engine?.msByContext['64'];
+  const at2048 = engine?.msByContext['2048'];
+  if (at64 === undefined || at2048 === undefined) {
+    return {
+      ...base,
+      value: null,
+      pass: null,
+      context: engine ? 'past 64 and 2048 were not both measured' : "the engine's step was not measured",
+    };
+  }
+  const value = round(at2048 / at64, 2);
+  return { ...base, value, pass: value <= 1.5, context: `${at64} ms at 64, ${at2048} ms at 2048` };
+}
+
+export function chatTargets(
+  summaries: readonly SideLevelSummary[],
+  steps: readonly StepTimes[],
+  gates: Partial<Record<'fp32' | 'int4', GreedyGate>>,
+): TargetResult[] {
+  const gateTarget = (dtype: 'fp32' | 'int4'): TargetResult => {
+    const gate = gates[dtype];
+    return {
+      name: `greedy output of tessera-${dtype} (batched) equals bare-${dtype} (alone), prompts differing`,
+      value: gate?.mismatched ?? null,
+      goal: '= 0',
+      pass: gate && gate.compared > 0 ? gate.mismatched === 0 : null,
+      context: gate ? `${gate.compared} prompts compared` : 'not measured',
+    };
+  };
+  return [
+    ratioTarget(summaries, {
+      name: 'c=1 decode tokens/s, tessera-fp32 / bare-fp32 (a)',
+      concurrency: 1,
+      candidate: 'tessera-fp32',
+      reference: 'bare-fp32',
+      metric: 'decodeTokensPerSec',
+      goal: 0.9,
+    }),
+    ratioTarget(summaries, {
+      name: 'c=1 decode tokens/s, tessera-int4 / bare-int4 (a, int4 file)',
+      concurrency: 1,
+      candidate: 'tessera-int4',
+      reference: 'bare-int4',
+      metric: 'decodeTokensPerSec',
+      goal: 0.9,
+    }),
+    ratioTarget(summaries, {
+      name: 'c=8 aggregate output tokens/s, tessera-fp32 / transformers-fp32 (b)',
+      concurrency: 8,
+      candidate: 'tessera-fp32',
+      reference: 'transformers-fp32',
+      metric: 'tokensPerSec',
+      goal: 3,
+    }),
+    ratioTarget(summaries, {
+      name: 'c=8 aggregate output tokens/s, tessera-int4 / llama.cpp (c)',
+      concurrency: 8,
+      candidate: 'tessera-int4',
+      reference: 'llama.cpp',
+      metric: 'tokensPerSec',
+      goal: 1,
+    }),
+    stepTarget(steps),
+    gateTarget('fp32'),
+    gateTarget('int4'),
+  ];
+}
+
+/** Compares every text the candidate produced for a prompt with the reference's. */
+export function greedyGate(
+  reference: ReadonlyMap<number, ReadonlySet<string>> | undefined,
+  candidate: ReadonlyMap<number, ReadonlySet<string>> | undefined,
+): GreedyGate | undefined {
+  if (!reference || !candidate) return undefined;
+  let compared = 0;
+  let mismatched = 0;
+  for (const [prompt, texts] of candidate) {
+    const expected = reference.get(prompt);
+    if (!expected || expected.size !== 1) continue;
+    compared++;
+    const [want] = expected;
+    if ([...texts].some((text) => text !== want)) mismatched++;
+  }
+  return { compared, mismatched };
+}
