@@ -109,4 +109,36 @@ export interface DecoderModelInfo {
   /** Rows of the logits: valid token ids are 0 … vocabSize − 1. */
   readonly vocabSize: number;
   readonly eosTokenIds: readonly number[];
+  /** Most choices (`n`) one request may ask for (the model's `max_n`). */
+  readonly maxN: number;
+}
+
+/** `workerData` of the decoder engine: the graph and the scheduler's limits (see docs/chat.md). */
+export interface DecoderEngineOptions {
+  /** Graph file relative to the model directory. */
+  readonly onnxFile: string;
+  /** Sequences decoded together in one step (choices count one each). */
+  readonly maxSequences: number;
+  /** KV budget of the worker in tokens (sum over admitted sequences of prompt + max tokens). */
+  readonly kvCacheTokens: number;
+  /** Most prompt tokens prefilled between two decode steps. */
+  readonly prefillChunkTokens: number;
+}
+
+/** What a decoder worker reports once its graph and tokenizer are loaded. */
+export interface DecoderEngineInfo {
+  readonly layers: number;
+  readonly kvHeads: number;
+  readonly headSize: number;
+  readonly kvType: 'float32' | 'float16';
+  /** Logits rows as the graph declares them (undefined when symbolic). */
+  readonly graphVocabSize?: number;
+}
+
+export interface DecoderEngineTypes {
+  readonly options: DecoderEngineOptions;
+  readonly info: DecoderEngineInfo;
+  readonly request: GenerateJob;
+  readonly result: GenerationUsage;
+  readonly chunk: GenerationEvent;
 }

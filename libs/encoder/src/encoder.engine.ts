@@ -3,7 +3,7 @@
 import type { EngineFactory } from '@tessera/runtime';
 import { runEmbedJob } from './encoder.forward';
 import type { EncoderEngineTypes } from './encoder.protocol';
-import { loadLocalTokenizer } from './tokenizer.loader';
+import { loadLocalTokenizer } from '@tessera/text';
 
 export const createEngine: EngineFactory<EncoderEngineTypes> = async (init) => {
   const session = await init.sessions.create(init.options.onnxFile);

@@ -9,7 +9,7 @@ import { padSequences, rejectionOf } from './encoder.feeds';
 import type { EmbedJob, EmbedJobResult, EncoderRejection } from './encoder.protocol';
 import { groupByLength } from './length.groups';
 import { l2Normalize, poolHiddenStates } from './pooling';
-import { encodeBounded } from './tokenizer.loader';
+import { encodeBounded } from './tokenizer.bounds';
 
 export async function runEmbedJob(
   session: InferenceSession,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EncoderModel, type EncoderOutcome } from './encoder.model';
 import { l2Normalize } from './pooling';
-import { encodeBounded, loadLocalTokenizer } from './tokenizer.loader';
+import { loadLocalTokenizer } from '@tessera/text';
+import { encodeBounded } from './tokenizer.bounds';
 
 const FIXTURES = join(__dirname, '../../../test/fixtures/models');
 

@@ -1,3 +1,5 @@
 // @tessera/text — tokenizers and chat templates (transformers.js), streamed detokenization and
 // stop-string matching: the text-level work around a model, shared by engines and services.
 export type * from './text.contract';
+export { loadChatTokenizer } from './chat.tokenizer';
+export { loadLocalTokenizer } from './tokenizer.loader';

@@ -2,6 +2,7 @@
 // sequence's logits row each step. Implemented in this folder; the contract is fixed so the
 // scheduler and the sampler can be built apart.
 import type { SamplingOptions } from '../decoder.protocol';
+import type { LogitsProcessor } from './logits-processor.contract';
 
 export interface SampledToken {
   readonly tokenId: number;
@@ -19,6 +20,17 @@ export interface SequenceSamplerInit {
   /** Choices of one request draw from different streams of the same seed. */
   readonly choice: number;
   readonly topLogprobs: number;
+  /**
+   * Whether the chosen token's logprob is wanted (default true). False skips the log-sum-exp
+   * pass over the vocabulary, which is most of a greedy step's cost; `logprob` is NaN then.
+   */
+  readonly logprobs?: boolean;
+  /**
+   * A per-sequence stage that runs after logit_bias and before temperature: the slot for
+   * issue 9's grammar mask (JSON mode, structured outputs, tools), which bans tokens by setting
+   * their logits to −Infinity and follows the picked tokens through `accept`.
+   */
+  readonly constraint?: LogitsProcessor;
 }
 
 export interface SequenceSampler {

@@ -1,0 +1,211 @@
+/** @jest-environment ./libs/decoder/test/ort.environment.ts */
+import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
+import { TINY_LLAMA } from '../test/tiny-models';
+import { ContinuousBatchScheduler, type SchedulerLimits } from './continuous-batch.scheduler';
+import { readDecoderConfig } from './decoder.config';
+import type { GenerateJob, GenerationEvent, GenerationUsage } from './decoder.protocol';
+import { DecoderSession } from './decoder.session';
+
+const GREEDY: GenerateJob['sampling'] = {
+  temperature: 0,
+  topP: 1,
+  topK: 0,
+  minP: 0,
+  presencePenalty: 0,
+  frequencyPenalty: 0,
+  repetitionPenalty: 1,
+  logitBias: {},
+};
+
+interface Started {
+  readonly events: GenerationEvent[];
+  readonly done: Promise<GenerationUsage>;
+  readonly controller: AbortController;
+}
+
+describe('ContinuousBatchScheduler', () => {
+  let session: DecoderSession;
+  let tokenizer: ChatTokenizer;
+  let eos: readonly number[];
+  /** Every event of every job, in the order emitted, tagged with the job's name. */
+  let log: string[];
+
+  beforeAll(async () => {
+    session = await DecoderSession.load(TINY_LLAMA);
+    tokenizer = await loadChatTokenizer(TINY_LLAMA);
+    eos = (await readDecoderConfig(TINY_LLAMA)).eosTokenIds;
+  });
+  afterAll(() => session.release());
+  beforeEach(() => (log = []));
+
+  function scheduler(limits: Partial<SchedulerLimits> = {}): ContinuousBatchScheduler {
+    return new ContinuousBatchScheduler(
+      session,
+      tokenizer,
+      { maxSequences: 8, kvCacheTokens: 100_000, prefillChunkTokens: 256, ...limits },
+      eos,
+      49152,
+    );
+  }
+
+  function job(content: string, extra: Partial<GenerateJob> = {}): GenerateJob {
+    return {
+      promptIds: tokenizer.encodeChat([{ role: 'user', content }]),
+      sampling: GREEDY,
+      n: 1,
+      maxTokens: 12,
+      stop: [],
+      logprobs: true,
+      topLogprobs: 0,
+      ...extra,
+    };
+  }
+
+  function start(target: ContinuousBatchScheduler, request: GenerateJob, name = ''): Started {
+    const controller = new AbortController();
+    const events: GenerationEvent[] = [];
+    const done = target.run(request, {
+      signal: controller.signal,
+      emit: (event) => {
+        events.push(event);
+        log.push(`${name}:${event.type}`);
+      },
+      transfer: () => undefined,
+    });
+    done.catch(() => undefined);
+    return { events, done, controller };
+  }
+
+  const text = (events: GenerationEvent[], choice = 0) =>
+    events.map((e) => (e.type === 'delta' && e.choice === choice ? e.text : '')).join('');
+  const logprobs = (events: GenerationEvent[]) =>
+    events.flatMap((e) => (e.type === 'delta' ? (e.logprobs ?? []) : [])).map((l) => l.logprob);
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  const PROMPTS = [
+    'Hi',
+    'What is the capital of France? Answer in one word, please.',
+    'Write a short poem about the sea, the wind and the light on the water at dusk.',
+  ];
+
+  it('gives each prompt the same greedy output alone as in a batch that others join and leave', async () => {
+    const alone = [];
+    for (const prompt of PROMPTS) {
+      const run = start(scheduler(), job(prompt));
+      await run.done;
+      alone.push(run.events);
+    }
+    const batched = scheduler();
+    // Different lengths, joining at different steps; the shortest also leaves first.
+    const b = start(batched, job(PROMPTS[1], { maxTokens: 20 }));
+    await until(() => b.events.length >= 3);
+    const a = start(batched, job(PROMPTS[0], { maxTokens: 12 }));
+    await until(() => a.events.length >= 2);
+    const c = start(batched, job(PROMPTS[2], { maxTokens: 12 }));
+    await Promise.all([a.done, b.done, c.done]);
+    for (const [i, run] of [a, b, c].entries()) {
+      const expected = alone[i];
+      const got = i === 1 ? run.events.slice(0, expected.length - 1) : run.events;
+      expect(text(got)).toBe(text(expected.slice(0, got.length)));
+      const want = logprobs(expected).slice(0, logprobs(got).length);
+      logprobs(got).forEach((logprob, k) => expect(logprob).toBeCloseTo(want[k], 4));
+    }
+    expect(text(a.events)).not.toBe('');
+  });
+
+  it('gives a seeded sampled request the same tokens alone and in a batch', async () => {
+    const sampled = { ...GREEDY, temperature: 1.5, seed: 7 };
+    const request = job(PROMPTS[1], { sampling: sampled, n: 2, maxTokens: 16 });
+    const alone = start(scheduler(), request);
+    await alone.done;
+    const target = scheduler();
+    const other = start(
+      target,
+      job(PROMPTS[2], { sampling: { ...sampled, seed: 8 }, maxTokens: 30 }),
+    );
+    await until(() => other.events.length >= 4);
+    const again = start(target, request);
+    await Promise.all([again.done, other.done]);
+    for (const choice of [0, 1])
+      expect(text(again.events, choice)).toBe(text(alone.events, choice));
+    // Sampling did pick different tokens (the greedy output of this model repeats one token).
+    expect(new Set(text(alone.events, 0)).size).toBeGreaterThan(3);
+  });
+
+  it('ends a choice at max tokens with length, and at an end-of-sequence token with stop', async () => {
+    const target = scheduler();
+    const long = start(target, job('Hello', { maxTokens: 5 }));
+    // logit_bias makes the end-of-sequence token the only choice.
+    const ended = start(
+      target,
+      job('Hello', { sampling: { ...GREEDY, logitBias: { [eos[0]]: 100 } } }),
+    );
+    await expect(long.done).resolves.toEqual({
+      promptTokens: expect.any(Number),
+      completionTokens: 5,
+    });
+    expect(long.events.at(-1)).toEqual({
+      type: 'finish',
+      choice: 0,
+      reason: 'length',
+      completionTokens: 5,
+    });
+    await expect(ended.done).resolves.toMatchObject({ completionTokens: 1 });
+    expect(ended.events).toEqual([
+      { type: 'finish', choice: 0, reason: 'stop', completionTokens: 1 },
+    ]);
+  });
+
+  it('prefills the prompt of n choices once, in chunks', async () => {
+    const prefill = jest.spyOn(session, 'prefill');
+    const request = job(PROMPTS[2], { n: 3, maxTokens: 6 });
+    const target = scheduler({ prefillChunkTokens: 16 });
+    const run = start(target, request);
+    await expect(run.done).resolves.toEqual({
+      promptTokens: request.promptIds.length,
+      completionTokens: 18,
+    });
+    expect(prefill).toHaveBeenCalledTimes(Math.ceil(request.promptIds.length / 16));
+    prefill.mockRestore();
+    const finishes = run.events.filter((e) => e.type === 'finish');
+    expect(finishes.map((e) => e.choice).sort()).toEqual([0, 1, 2]);
+    // Greedy: every choice is the same text, and the same as one choice prefilled at once.
+    const single = start(scheduler(), job(PROMPTS[2], { maxTokens: 6 }));
+    await single.done;
+    for (const choice of [0, 1, 2]) expect(text(run.events, choice)).toBe(text(single.events));
+  });
+
+  it('frees a cancelled sequence’s slot within one step', async () => {
+    const target = scheduler({ maxSequences: 1 });
+    const decode = jest.spyOn(session, 'decode');
+    const first = start(target, job('Hello', { maxTokens: 1000 }), 'first');
+    await until(() => first.events.length >= 3);
+    const second = start(target, job('Hi', { maxTokens: 3 }), 'second');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).not.toContain('second:delta');
+    const stepsBefore = decode.mock.calls.length;
+    first.controller.abort(new Error('client went away'));
+    await expect(first.done).rejects.toThrow('client went away');
+    await until(() => second.events.length > 0);
+    // At most the step already running when the cancel came; then the slot went to `second`.
+    expect(decode.mock.calls.length - stepsBefore).toBeLessThanOrEqual(1);
+    await second.done;
+    decode.mockRestore();
+    expect(target.activeSequences).toBe(0);
+  });
+
+  it('admits jobs within the KV budget, in order, and one larger than it alone', async () => {
+    const small = job('Hi', { maxTokens: 4 });
+    const cost = small.promptIds.length + small.maxTokens;
+    const target = scheduler({ kvCacheTokens: cost + 1 });
+    const one = start(target, small, 'one');
+    const two = start(target, small, 'two');
+    await Promise.all([one.done, two.done]);
+    // `two` waited for `one` to give its reservation back.
+    expect(log.indexOf('two:delta')).toBeGreaterThan(log.indexOf('one:finish'));
+    const huge = start(target, job('Hi', { maxTokens: 4, n: 2 }));
+    await expect(huge.done).resolves.toMatchObject({ completionTokens: 8 });
+  });
+});

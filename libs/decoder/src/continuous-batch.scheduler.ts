@@ -1,0 +1,335 @@
+// The continuous-batching loop of one worker (see docs/chat.md, "Scheduler and KV cache"). Each
+// iteration: drop cancelled work, admit waiting jobs within the sequence and KV budgets (FIFO),
+// re-form the batch if its membership changed, run ONE decode step for every active sequence,
+// then at most one prefill chunk of the oldest admitted job, then yield to the event loop so new
+// jobs and cancels arrive. A long prompt therefore delays running streams by at most one chunk
+// per generated token, and a new request's first token comes after ⌈prompt / chunk⌉ iterations.
+import type { JobContext } from '@tessera/runtime';
+import type { ChatTokenizer, SequenceDetokenizer } from '@tessera/text';
+import type {
+  DecoderEngineTypes,
+  FinishReason,
+  GenerateJob,
+  GenerationUsage,
+  TokenLogprob,
+} from './decoder.protocol';
+import type { DecoderSession } from './decoder.session';
+import { KvBatch, type KvRowSource } from './kv.batch';
+import type { SampledToken, SequenceSampler } from './sampling/sampler.contract';
+import { createSequenceSampler } from './sampling';
+
+export interface SchedulerLimits {
+  /** Rows of the decode batch (one per choice). */
+  readonly maxSequences: number;
+  /** Sum of n × (prompt + max tokens) over admitted jobs. */
+  readonly kvCacheTokens: number;
+  readonly prefillChunkTokens: number;
+}
+
+interface ScheduledJob {
+  readonly job: GenerateJob;
+  readonly context: JobContext<DecoderEngineTypes>;
+  /** KV tokens the job holds from admission until it ends. */
+  readonly reserved: number;
+  readonly resolve: (usage: GenerationUsage) => void;
+  readonly reject: (error: unknown) => void;
+  readonly sequences: Sequence[];
+  /** The prompt's cache while it is prefilled, chunk by chunk. */
+  cache?: KvBatch;
+  prefilled: number;
+  admitted: boolean;
+  open: number;
+  completionTokens: number;
+  ended: boolean;
+}
+
+interface Sequence {
+  readonly owner: ScheduledJob;
+  readonly choice: number;
+  readonly sampler: SequenceSampler;
+  readonly detokenizer: SequenceDetokenizer;
+  /** Logprobs of tokens whose text is still held back by the detokenizer. */
+  readonly pending: TokenLogprob[];
+  /** The token to feed at the next step. */
+  next: number;
+  generated: number;
+  done: boolean;
+}
+
+/** A prefilled prompt waiting to enter the batch: one row per choice still running. */
+interface Joining {
+  readonly cache: KvBatch;
+  readonly sequences: Sequence[];
+}
+
+export class ContinuousBatchScheduler {
+  private readonly waiting: ScheduledJob[] = [];
+  private readonly prefilling: ScheduledJob[] = [];
+  private joining: Joining[] = [];
+  private batch?: KvBatch;
+  private rows: Sequence[] = [];
+  private readonly tokens: number[] = [];
+  private reservedTokens = 0;
+  private reservedSequences = 0;
+  private looping = false;
+  private readonly eos: ReadonlySet<number>;
+
+  constructor(
+    private readonly session: DecoderSession,
+    private readonly tokenizer: ChatTokenizer,
+    private readonly limits: SchedulerLimits,
+    eosTokenIds: readonly number[],
+    private readonly vocabSize: number,
+  ) {
+    this.eos = new Set(eosTokenIds);
+  }
+
+  /** Sequences in the decode batch now (for tests and metrics). */
+  get activeSequences(): number {
+    return this.rows.filter((s) => !s.done).length;
+  }
+
+  run(job: GenerateJob, context: JobContext<DecoderEngineTypes>): Promise<GenerationUsage> {
+    if (job.promptIds.length === 0) return Promise.reject(new Error('the prompt has no tokens'));
+    if (job.n > this.limits.maxSequences) {
+      return Promise.reject(
+        new RangeError(`n=${job.n} is more than max_sequences=${this.limits.maxSequences}`),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({
+        job,
+        context,
+        reserved: job.n * (job.promptIds.length + job.maxTokens),
+        resolve,
+        reject,
+        sequences: [],
+        prefilled: 0,
+        admitted: false,
+        open: job.n,
+        completionTokens: 0,
+        ended: false,
+      });
+      if (!this.looping) {
+        this.looping = true;
+        void this.loop();
+      }
+    });
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (
+        this.waiting.length +
+        this.prefilling.length +
+        this.joining.length +
+        this.rows.length
+      ) {
+        this.dropCancelled();
+        this.admit();
+        this.reform();
+        if (this.batch) await this.decodeStep(this.batch);
+        const prefilling = this.prefilling[0];
+        if (prefilling) await this.prefillChunk(prefilling);
+        // Lets cancels and new jobs (worker messages) in before the next step.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.looping = false;
+    }
+  }
+
+  private dropCancelled(): void {
+    const jobs = new Set([...this.waiting, ...this.prefilling, ...this.rows.map((s) => s.owner)]);
+    for (const sequences of this.joining) jobs.add(sequences.sequences[0].owner);
+    for (const job of jobs) {
+      if (job.context.signal.aborted) this.fail(job, job.context.signal.reason);
+    }
+  }
+
+  /** FIFO: the oldest waiting job goes first, and nothing overtakes it. */
+  private admit(): void {
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0];
+      const idle = this.reservedSequences === 0;
+      const fits =
+        this.reservedSequences + next.job.n <= this.limits.maxSequences &&
+        this.reservedTokens + next.reserved <= this.limits.kvCacheTokens;
+      // A job larger than the whole KV budget still runs, alone, rather than never.
+      if (!fits && !idle) return;
+      this.waiting.shift();
+      this.reservedSequences += next.job.n;
+      this.reservedTokens += next.reserved;
+      next.admitted = true;
+      next.cache = this.session.newSequence();
+      this.prefilling.push(next);
+    }
+  }
+
+  /** Builds a new batch when sequences joined or left; the only time caches are copied. */
+  private reform(): void {
+    if (this.joining.length === 0 && this.rows.every((s) => !s.done)) return;
+    const kept = this.rows.flatMap((sequence, row): [Sequence, KvRowSource][] =>
+      sequence.done || !this.batch ? [] : [[sequence, { batch: this.batch, row }]],
+    );
+    for (const { cache, sequences } of this.joining) {
+      for (const sequence of sequences) {
+        if (!sequence.done) kept.push([sequence, { batch: cache, row: 0 }]);
+      }
+    }
+    this.joining = [];
+    this.rows = kept.map(([sequence]) => sequence);
+    this.batch =
+      kept.length > 0
+        ? KvBatch.assemble(
+            this.session.shape,
+            kept.map(([, row]) => row),
+          )
+        : undefined;
+  }
+
+  private async decodeStep(batch: KvBatch): Promise<void> {
+    const rows = this.rows;
+    this.tokens.length = rows.length;
+    for (let row = 0; row < rows.length; row++) this.tokens[row] = rows[row].next;
+    let logits: Float32Array;
+    try {
+      logits = await this.session.decode(batch, this.tokens);
+    } catch (error) {
+      for (const sequence of rows) this.fail(sequence.owner, error);
+      return;
+    }
+    const vocab = logits.length / rows.length;
+    for (let row = 0; row < rows.length; row++) {
+      const sequence = rows[row];
+      if (sequence.done) continue;
+      const sampled = sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab));
+      this.accept(sequence, sampled);
+    }
+  }
+
+  private async prefillChunk(scheduled: ScheduledJob): Promise<void> {
+    const { job } = scheduled;
+    const cache = scheduled.cache as KvBatch;
+    const end = Math.min(
+      job.promptIds.length,
+      scheduled.prefilled + this.limits.prefillChunkTokens,
+    );
+    let logits: Float32Array;
+    try {
+      logits = await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
+    } catch (error) {
+      this.fail(scheduled, error);
+      return;
+    }
+    scheduled.prefilled = end;
+    if (end < job.promptIds.length) return;
+    this.prefilling.shift();
+    scheduled.cache = undefined;
+    // n choices share this prefill: each samples its first token from its own copy of the row.
+    for (let choice = 0; choice < job.n; choice++) {
+      const sequence: Sequence = {
+        owner: scheduled,
+        choice,
+        sampler: createSequenceSampler({
+          options: job.sampling,
+          promptIds: job.promptIds,
+          vocabSize: this.vocabSize,
+          choice,
+          topLogprobs: job.logprobs ? job.topLogprobs : 0,
+          logprobs: job.logprobs,
+        }),
+        detokenizer: this.tokenizer.detokenizer(job.stop),
+        pending: [],
+        next: -1,
+        generated: 0,
+        done: false,
+      };
+      scheduled.sequences.push(sequence);
+      this.accept(sequence, sequence.sampler.next(choice + 1 < job.n ? logits.slice() : logits));
+    }
+    const running = scheduled.sequences.filter((s) => !s.done);
+    if (running.length > 0) this.joining.push({ cache, sequences: running });
+  }
+
+  /** A sampled token: end of sequence, a stop string, the length limit, or text to stream. */
+  private accept(sequence: Sequence, sampled: SampledToken): void {
+    const { owner } = sequence;
+    sequence.generated++;
+    if (this.eos.has(sampled.tokenId)) {
+      // What the detokenizer held back is not a stop string, so it is text.
+      this.emitText(sequence, sequence.detokenizer.flush());
+      this.finish(sequence, 'stop');
+      return;
+    }
+    if (owner.job.logprobs) sequence.pending.push(this.logprob(sampled));
+    const { text, stopped } = sequence.detokenizer.push(sampled.tokenId);
+    if (stopped) {
+      this.emitText(sequence, text);
+      this.finish(sequence, 'stop');
+    } else if (sequence.generated >= owner.job.maxTokens) {
+      this.emitText(sequence, text + sequence.detokenizer.flush());
+      this.finish(sequence, 'length');
+    } else {
+      this.emitText(sequence, text);
+      sequence.next = sampled.tokenId;
+    }
+  }
+
+  private logprob(sampled: SampledToken): TokenLogprob {
+    return {
+      ...this.tokenizer.tokenInfo(sampled.tokenId),
+      logprob: sampled.logprob,
+      topLogprobs: sampled.top.map((top) => ({
+        ...this.tokenizer.tokenInfo(top.tokenId),
+        logprob: top.logprob,
+      })),
+    };
+  }
+
+  /** Text with the logprobs of the tokens that made it (held-back tokens wait for their text). */
+  private emitText(sequence: Sequence, text: string): void {
+    if (text === '') return;
+    const logprobs = sequence.owner.job.logprobs ? sequence.pending.splice(0) : undefined;
+    sequence.owner.context.emit({ type: 'delta', choice: sequence.choice, text, logprobs });
+  }
+
+  private finish(sequence: Sequence, reason: FinishReason): void {
+    sequence.done = true;
+    const { owner } = sequence;
+    owner.context.emit({
+      type: 'finish',
+      choice: sequence.choice,
+      reason,
+      completionTokens: sequence.generated,
+    });
+    owner.completionTokens += sequence.generated;
+    if (--owner.open === 0) {
+      this.end(owner);
+      owner.resolve({
+        promptTokens: owner.job.promptIds.length,
+        completionTokens: owner.completionTokens,
+      });
+    }
+  }
+
+  /** A cancelled or failed job: its sequences leave at the next re-form, its budget is freed. */
+  private fail(job: ScheduledJob, error: unknown): void {
+    if (job.ended) return;
+    for (const sequence of job.sequences) sequence.done = true;
+    for (const queue of [this.waiting, this.prefilling]) {
+      const at = queue.indexOf(job);
+      if (at >= 0) queue.splice(at, 1);
+    }
+    this.end(job);
+    job.reject(error);
+  }
+
+  private end(job: ScheduledJob): void {
+    job.ended = true;
+    job.cache = undefined;
+    if (!job.admitted) return;
+    this.reservedSequences -= job.job.n;
+    this.reservedTokens -= job.reserved;
+  }
+}

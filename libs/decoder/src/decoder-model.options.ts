@@ -1,0 +1,33 @@
+// The per-model `options` a chat entry of the models file may set: the runtime's shared options
+// (workers, session settings, queue bound) plus the scheduler's limits (see docs/chat.md).
+import { RuntimeOptionsSchema } from '@tessera/runtime';
+import { z } from 'zod';
+
+const DEFAULT_MAX_N = 8;
+
+export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
+  /** Positions served (prompt + output); default and upper bound: max_position_embeddings. */
+  context_length: z.number().int().min(2).optional(),
+  /** Sequences (choices) decoded together in one step, per worker. */
+  max_sequences: z.number().int().min(1).max(1024).default(16),
+  /**
+   * KV cache budget per worker, in tokens: an admitted request reserves n × (prompt +
+   * max_tokens). One token costs layers × 2 × kv heads × head size × 4 bytes (2 for float16).
+   */
+  kv_cache_tokens: z.number().int().min(1).default(65536),
+  /** Prompt tokens prefilled between two decode steps (chunked prefill). */
+  prefill_chunk_tokens: z.number().int().min(1).default(256),
+  /** Most choices (`n`) one request may ask for; default 8, or max_sequences when fewer. */
+  max_n: z.number().int().min(1).optional(),
+})
+  .strict()
+  .refine((options) => options.max_n === undefined || options.max_n <= options.max_sequences, {
+    message: 'max_n must not exceed max_sequences (all choices of a request decode together)',
+    path: ['max_n'],
+  })
+  .transform((options) => ({
+    ...options,
+    max_n: options.max_n ?? Math.min(DEFAULT_MAX_N, options.max_sequences),
+  }));
+
+export type DecoderModelOptions = z.infer<typeof DecoderModelOptionsSchema>;

@@ -1,0 +1,38 @@
+// The decoder as an engine of @tessera/runtime's worker pool: each worker opens the graph and
+// the tokenizer (for detokenizing and logprob strings) once, and runs every job it is given
+// through one continuous-batching scheduler. The pool's `concurrency` (max_sequences) lets many
+// jobs run in the worker at once; the scheduler decides which of them decode together.
+import { join } from 'node:path';
+import type { EngineFactory } from '@tessera/runtime';
+import { ContinuousBatchScheduler } from './continuous-batch.scheduler';
+import { readDecoderConfig } from './decoder.config';
+import type { DecoderEngineTypes } from './decoder.protocol';
+import { DecoderSession } from './decoder.session';
+import { loadChatTokenizer } from '@tessera/text';
+
+export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
+  const { options, modelDir } = init;
+  const config = await readDecoderConfig(modelDir, options.onnxFile);
+  const session = await DecoderSession.open(join(modelDir, config.onnxFile), config, (path) =>
+    init.sessions.create(path),
+  );
+  const tokenizer = await loadChatTokenizer(modelDir);
+  const { graph } = session;
+  const scheduler = new ContinuousBatchScheduler(
+    session,
+    tokenizer,
+    options,
+    config.eosTokenIds,
+    graph.vocabSize ?? config.vocabSize,
+  );
+  return {
+    info: {
+      layers: graph.layers,
+      kvHeads: graph.kvHeads,
+      headSize: graph.headSize,
+      kvType: graph.kvType,
+      graphVocabSize: graph.vocabSize,
+    },
+    run: (job, context) => scheduler.run(job, context),
+  };
+};

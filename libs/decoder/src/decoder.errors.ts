@@ -1,0 +1,39 @@
+// What DecoderModel.generate refuses before any work is queued; the chat service maps each to
+// a 400 with the OpenAI error body (by class, never by message).
+
+/** Prompt + requested output do not fit the model's context (never silently truncated). */
+export class ContextLengthExceededError extends Error {
+  override readonly name = 'ContextLengthExceededError';
+
+  constructor(
+    readonly promptTokens: number,
+    /** The requested max tokens; undefined when the prompt alone fills the context. */
+    readonly maxTokens: number | undefined,
+    readonly contextLength: number,
+  ) {
+    super(
+      maxTokens === undefined
+        ? `This model's maximum context length is ${contextLength} tokens. However, your ` +
+            `messages resulted in ${promptTokens} tokens, which leaves no room for a completion.`
+        : `This model's maximum context length is ${contextLength} tokens. However, you ` +
+            `requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ` +
+            `${maxTokens} in the completion). Please reduce the length of the messages or ` +
+            `completion.`,
+    );
+  }
+}
+
+/** A logit_bias key that is not a token id of the model. */
+export class LogitBiasTokenError extends Error {
+  override readonly name = 'LogitBiasTokenError';
+
+  constructor(
+    readonly tokenId: number,
+    readonly vocabSize: number,
+  ) {
+    super(
+      `Invalid key in 'logit_bias': ${tokenId}. Token ids must be integers from 0 to ` +
+        `${vocabSize - 1} for this model.`,
+    );
+  }
+}

@@ -1,0 +1,122 @@
+/** @jest-environment ./libs/decoder/test/ort.environment.ts */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TINY_LLAMA } from '../test/tiny-models';
+import { assertNoGroupQueryAttention } from './decoder.graph';
+import { DecoderSession } from './decoder.session';
+import { KvBatch } from './kv.batch';
+
+const argmax = (row: Float32Array) => row.reduce((best, v, i) => (v > row[best] ? i : best), 0);
+const PROMPTS = [
+  [1, 9690, 198, 2683, 359, 253],
+  [1, 4093, 198],
+  [1, 4093, 198, 504, 3575, 282, 4649, 314, 2683, 359, 253, 5356, 30],
+];
+
+describe('DecoderSession', () => {
+  let session: DecoderSession;
+
+  beforeAll(async () => {
+    session = await DecoderSession.load(TINY_LLAMA);
+  });
+  afterAll(() => session.release());
+
+  it('reads the layout from the graph', () => {
+    expect(session.graph).toMatchObject({
+      layers: 2,
+      kvHeads: 2,
+      headSize: 16,
+      kvType: 'float32',
+      positionIds: true,
+      useCacheBranch: false,
+      vocabSize: 49152,
+    });
+    expect(session.graph.pastNames.slice(0, 2)).toEqual([
+      'past_key_values.0.key',
+      'past_key_values.0.value',
+    ]);
+  });
+
+  /** Logits of each step of greedy decoding, one sequence alone. */
+  async function alone(prompt: number[], steps: number): Promise<Float32Array[]> {
+    const cache = session.newSequence();
+    const rows = [(await session.prefill(cache, prompt)).slice()];
+    for (let i = 0; i < steps; i++) {
+      rows.push((await session.decode(cache, [argmax(rows[rows.length - 1])])).slice());
+    }
+    return rows;
+  }
+
+  it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
+    const expected: Float32Array[][] = [];
+    for (const prompt of PROMPTS) expected.push(await alone(prompt, 4));
+    const caches = PROMPTS.map(() => session.newSequence());
+    const first = [];
+    for (const [i, prompt] of PROMPTS.entries()) {
+      first.push(argmax(await session.prefill(caches[i], prompt)));
+    }
+    const batch = KvBatch.assemble(
+      session.shape,
+      caches.map((cache) => ({ batch: cache, row: 0 })),
+    );
+    expect(batch.lengths).toEqual(PROMPTS.map((prompt) => prompt.length));
+    let tokens = first;
+    for (let step = 1; step <= 4; step++) {
+      const logits = await session.decode(batch, tokens);
+      const vocab = logits.length / PROMPTS.length;
+      tokens = PROMPTS.map((_, row) => {
+        const got = logits.subarray(row * vocab, (row + 1) * vocab);
+        const want = expected[row][step];
+        let worst = 0;
+        for (let i = 0; i < vocab; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
+        expect(worst).toBeLessThan(1e-4);
+        expect(argmax(got)).toBe(argmax(want));
+        return argmax(got);
+      });
+    }
+  });
+
+  it('prefills in chunks to the same logits as at once', async () => {
+    const prompt = PROMPTS[2];
+    const whole = (await session.prefill(session.newSequence(), prompt)).slice();
+    const cache = session.newSequence();
+    await session.prefill(cache, prompt.slice(0, 5));
+    await session.prefill(cache, prompt.slice(5, 10));
+    const chunked = await session.prefill(cache, prompt.slice(10));
+    expect(cache.past).toBe(prompt.length);
+    for (let i = 0; i < whole.length; i += 997) expect(chunked[i]).toBeCloseTo(whole[i], 4);
+  });
+
+  it('runs one step at a time', async () => {
+    const first = session.prefill(session.newSequence(), PROMPTS[0]);
+    await expect(session.prefill(session.newSequence(), PROMPTS[1])).rejects.toThrow(
+      /one prefill or decode at a time/,
+    );
+    await first;
+  });
+
+  it('takes one token per row', async () => {
+    await expect(session.decode(KvBatch.empty(session.shape, 2), [1])).rejects.toThrow(
+      /one token per row/,
+    );
+  });
+});
+
+describe('assertNoGroupQueryAttention', () => {
+  it('refuses a graph with a GroupQueryAttention node and passes a plain one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gqa-'));
+    try {
+      const file = join(dir, 'model.onnx');
+      writeFileSync(file, Buffer.concat([Buffer.alloc(100), Buffer.from('GroupQueryAttention')]));
+      await expect(assertNoGroupQueryAttention(file)).rejects.toThrow(
+        /model\.onnx uses GroupQueryAttention/,
+      );
+      await expect(
+        assertNoGroupQueryAttention(join(TINY_LLAMA, 'onnx', 'model.onnx')),
+      ).resolves.toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

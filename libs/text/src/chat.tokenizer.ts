@@ -1,0 +1,81 @@
+// A chat model's tokenizer as the engine uses it: the chat template rendered with transformers.js
+// (equal to Python transformers' apply_chat_template), prompt ids, token bytes for logprobs and
+// per-sequence detokenizers.
+import type { Message, PreTrainedTokenizer } from '@huggingface/transformers';
+import type { PromptMessage } from '@tessera/decoder';
+import { loadChatTemplate } from './chat-template.loader';
+import { templateHasDeveloperRole, toTemplateMessages } from './chat-template.messages';
+import { StreamingDetokenizer } from './sequence.detokenizer';
+import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
+import { TokenBytes, type TokenizerJson } from './token.bytes';
+import { loadLocalTokenizer } from './tokenizer.loader';
+
+export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer> {
+  const tokenizer = await loadLocalTokenizer(modelDir);
+  const template = await loadChatTemplate(
+    modelDir,
+    tokenizer._tokenizerConfig as { chat_template?: unknown },
+  );
+  return new TemplateChatTokenizer(tokenizer, template);
+}
+
+class TemplateChatTokenizer implements ChatTokenizer {
+  readonly vocabSize: number;
+  private readonly developerRole: boolean;
+  private readonly specialIds: ReadonlySet<number>;
+  private readonly tokenBytes: TokenBytes;
+
+  constructor(
+    private readonly tokenizer: PreTrainedTokenizer,
+    private readonly template: string,
+  ) {
+    this.developerRole = templateHasDeveloperRole(template);
+    this.specialIds = new Set(tokenizer.all_special_ids);
+    // The highest id + 1, not the count: ids an export leaves unused still index logits rows.
+    let maxId = -1;
+    for (const id of tokenizer.get_vocab().values()) maxId = Math.max(maxId, id);
+    this.vocabSize = maxId + 1;
+    const added = new Map<number, string>();
+    for (const [id, token] of tokenizer._tokenizer.get_added_tokens_decoder()) {
+      added.set(id, token.content);
+    }
+    this.tokenBytes = new TokenBytes(tokenizer._tokenizerJSON as TokenizerJson, added, (id) =>
+      tokenizer._tokenizer.id_to_token(id),
+    );
+  }
+
+  renderChat(messages: readonly PromptMessage[]): string {
+    return this.tokenizer.apply_chat_template(
+      toTemplateMessages(messages, this.developerRole) as unknown as Message[],
+      { chat_template: this.template, add_generation_prompt: true, tokenize: false },
+    );
+  }
+
+  encodeChat(messages: readonly PromptMessage[]): number[] {
+    // The template already writes the BOS/role tokens: adding special tokens again would double
+    // them (SmolLM2 adds <|im_start|> as BOS), as Python's apply_chat_template(tokenize=True)
+    // also avoids.
+    return this.tokenizer.encode(this.renderChat(messages), { add_special_tokens: false });
+  }
+
+  detokenizer(stop: readonly string[]): SequenceDetokenizer {
+    return new StreamingDetokenizer((ids) => this.decode(ids), this.specialIds, stop);
+  }
+
+  tokenInfo(tokenId: number): { token: string; bytes: number[] } {
+    return this.tokenBytes.info(tokenId);
+  }
+
+  /**
+   * Text of ids as Python's decode(skip_special_tokens=True) gives it, but without
+   * clean_up_tokenization_spaces: that rewrites " ." to "." and the like, which would change
+   * what the model wrote (vLLM does not apply it to streamed text either).
+   */
+  private decode(ids: readonly number[]): string {
+    if (ids.length === 0) return '';
+    return this.tokenizer.decode(ids as number[], {
+      skip_special_tokens: true,
+      clean_up_tokenization_spaces: false,
+    });
+  }
+}
