@@ -46,6 +46,7 @@ import {
 } from './chat.sides';
 import { chatTargets, greedyGate } from './chat.targets';
 import { measureStepTimes, type BatchedStepper } from './decode-step.probe';
+import { EngineStepper } from './engine-step.stepper';
 import { smolLm2Gguf } from './gguf.source';
 import { LlamaCppReference } from './llama-cpp.reference';
 import { TesseraChatClient } from './tessera-chat.client';
@@ -211,14 +212,28 @@ async function main(): Promise<void> {
     log('decode step time against context…');
     const steps: StepTimes[] = [];
     const stepSamples = args.quick ? STEP_SAMPLES.quick : STEP_SAMPLES.full;
-    const bare = await BareGreedyLoop.load(args.modelDir, FILES.fp32, threads);
-    const steppers: BatchedStepper[] = [
-      { name: 'bare graph (fp32)', decodeStepMs: (b, p, n) => bare.decodeStepMs(b, p, n) },
+    // One at a time, so only one model's caches are in memory.
+    const contexts = [...args.stepContexts].sort((a, b) => a - b);
+    const fillIds = prompts.flatMap((p) => p.ids);
+    const steppers: Array<() => Promise<BatchedStepper & { release(): Promise<void> }>> = [
+      () => EngineStepper.load(args.modelDir, FILES.fp32, threads, fillIds),
+      async () => {
+        const bare = await BareGreedyLoop.load(args.modelDir, FILES.fp32, threads);
+        return {
+          name: 'bare graph',
+          decodeStepMs: (b: number, p: number, n: number) => bare.decodeStepMs(b, p, n),
+          release: () => bare.release(),
+        };
+      },
     ];
-    for (const stepper of steppers) {
-      steps.push(await measureStepTimes(stepper, args.stepBatch, args.stepContexts, stepSamples, log));
+    for (const load of steppers) {
+      const stepper = await load();
+      try {
+        steps.push(await measureStepTimes(stepper, args.stepBatch, contexts, stepSamples, log));
+      } finally {
+        await stepper.release();
+      }
     }
-    await bare.release();
 
     const bandwidth = Math.max(...bandwidthProbes);
     const gates = {
