@@ -15,7 +15,7 @@ export interface SideLevelSummary {
   /** Over every request of every round. */
   readonly ttftMs: { p50: number; p99: number };
   readonly itlMs: { p50: number; p99: number };
-  /** Tokens per second of one sequence while it decodes: 1000 ÷ median inter-token ms. */
+  /** Tokens per second of one sequence while it decodes (median over requests). */
   readonly decodeTokensPerSec: number;
   /**
    * Decode steps per second × weight bytes per step ÷ the measured bandwidth: how close one
@@ -36,8 +36,7 @@ export function summarizeSideLevel(
   bandwidthGbPerSec: number,
 ): SideLevelSummary {
   const own = rounds.filter((r) => r.side === side && r.concurrency === concurrency);
-  const itlP50 = quantile(samples.itlMs, 0.5);
-  const decodeTokensPerSec = 1000 / itlP50;
+  const decodeTokensPerSec = median(samples.decodeTokensPerSec);
   return {
     side,
     concurrency,
@@ -47,7 +46,10 @@ export function summarizeSideLevel(
       p50: round(quantile(samples.ttftMs, 0.5)),
       p99: round(quantile(samples.ttftMs, 0.99)),
     },
-    itlMs: { p50: round(itlP50), p99: round(quantile(samples.itlMs, 0.99)) },
+    itlMs: {
+      p50: round(quantile(samples.itlMs, 0.5)),
+      p99: round(quantile(samples.itlMs, 0.99)),
+    },
     decodeTokensPerSec: round(decodeTokensPerSec, 1),
     bandwidthFraction: round((decodeTokensPerSec * bytesPerStep) / (bandwidthGbPerSec * 1e9), 3),
     cpuMsPerToken: round(median(own.map((r) => r.cpuMsPerToken))),

@@ -37,6 +37,11 @@ export interface ChatRound {
 export interface RoundSamples {
   readonly ttftMs: number[];
   readonly itlMs: number[];
+  /**
+   * Per request, tokens after the first ÷ the time from the first to the last: its decode rate.
+   * Robust where a client reads several events in one socket read (gaps of ~0 then one long).
+   */
+  readonly decodeTokensPerSec: number[];
 }
 
 export interface LevelOutputs {
@@ -112,6 +117,7 @@ async function measure(
 
   const ttft: number[] = [];
   const itl: number[] = [];
+  const decodeRates: number[] = [];
   let outputTokens = 0;
   let lengthMismatches = 0;
   for (const trace of run.traces) {
@@ -120,6 +126,9 @@ async function measure(
     const times = tokenTimes(trace, outcome);
     if (times.length > 0) ttft.push(times[0] - trace.startMs);
     for (let i = 1; i < times.length; i++) itl.push(times[i] - times[i - 1]);
+    if (times.length > 1) {
+      decodeRates.push(((times.length - 1) * 1000) / (times[times.length - 1] - times[0]));
+    }
     outputTokens += outcome.completionTokens;
     if (
       outcome.completionTokens !== plan.outputTokens ||
@@ -131,6 +140,7 @@ async function measure(
   if (roundIndex >= 0) {
     samples.ttftMs.push(...ttft);
     samples.itlMs.push(...itl);
+    samples.decodeTokensPerSec.push(...decodeRates);
   }
   const cpuMs = run.cpuMs + (isTessera ? machine.stackCpuMs : 0);
   return {
@@ -159,7 +169,7 @@ export async function runChatLevel(
   sides: readonly ChatSide[],
 ): Promise<{ rounds: ChatRound[]; samples: Map<SideName, RoundSamples> }> {
   const samples = new Map<SideName, RoundSamples>(
-    sides.map((side) => [side.name, { ttftMs: [], itlMs: [] }]),
+    sides.map((side) => [side.name, { ttftMs: [], itlMs: [], decodeTokensPerSec: [] }]),
   );
   for (const side of sides) {
     await side.prepare?.(plan.concurrency);

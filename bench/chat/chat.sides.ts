@@ -93,7 +93,11 @@ export function transformersSide(
   };
 }
 
-export function llamaCppSide(llama: LlamaCppReference, settings: SideSettings, promptTokens: number): ChatSide {
+export function llamaCppSide(
+  llama: LlamaCppReference,
+  settings: SideSettings,
+  promptTokens: number,
+): ChatSide {
   return {
     name: 'llama.cpp',
     description: `node-llama-cpp ${llama.version} (prebuilt CPU binary, ${llama.threadCount} threads), one sequence per concurrent request, greedy, GGUF Q4_1`,

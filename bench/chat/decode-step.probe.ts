@@ -21,7 +21,9 @@ export async function measureStepTimes(
   const msByContext: Record<string, number> = {};
   for (const context of contexts) {
     msByContext[String(context)] = round(await stepper.decodeStepMs(batch, context, steps));
-    log(`  ${stepper.name}: batch ${batch}, past ${context}: ${msByContext[String(context)]} ms/step`);
+    log(
+      `  ${stepper.name}: batch ${batch}, past ${context}: ${msByContext[String(context)]} ms/step`,
+    );
   }
   return { stepper: stepper.name, batch, msByContext };
 }

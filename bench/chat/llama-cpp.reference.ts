@@ -6,13 +6,7 @@
 // tokens yielded and not obeyed, so every request makes exactly the asked number of tokens.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type {
-  Llama,
-  LlamaContext,
-  LlamaContextSequence,
-  LlamaModel,
-  Token,
-} from 'node-llama-cpp';
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
 
 /**
  * node-llama-cpp is ESM-only with top-level await, so neither require() nor the require() that

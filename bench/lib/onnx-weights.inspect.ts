@@ -69,12 +69,18 @@ export interface OnnxWeights {
 interface Decoded {
   graph?: {
     node?: Array<{ input?: string[]; opType?: string }>;
-    initializer?: Array<{ dims?: Array<number | { toNumber(): number }>; dataType?: number; name?: string }>;
+    initializer?: Array<{
+      dims?: Array<number | { toNumber(): number }>;
+      dataType?: number;
+      name?: string;
+    }>;
   };
 }
 
 export function inspectOnnxWeights(file: string): OnnxWeights {
-  const model = ONNX_SUBSET.lookupType('ModelProto').decode(readFileSync(file)) as unknown as Decoded;
+  const model = ONNX_SUBSET.lookupType('ModelProto').decode(
+    readFileSync(file),
+  ) as unknown as Decoded;
   const nodes = model.graph?.node ?? [];
   const ops: Record<string, number> = {};
   // Which operators read each value, and whether as a Gather's table (its first input).
