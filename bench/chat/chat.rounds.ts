@@ -2,7 +2,9 @@
 // rounds, rotating which goes first, each a closed-loop run of the same prompts. A round records
 // each request's time to first token, its gaps between tokens, the output tokens per second of
 // the whole round, CPU used and what other tenants of the machine took meanwhile.
+import { roundBase, type RoundBase } from '../lib/bench.report';
 import { runClosedLoop } from '../lib/closed-loop.driver';
+import { assertNoFailures, rotation } from '../lib/interleaved.rounds';
 import { quantile, round } from '../lib/latency.stats';
 import type { RequestTrace } from '../lib/request.trace';
 import { machineBusyMs } from '../lib/process-tree.sampler';
@@ -10,16 +12,7 @@ import { StackTelemetry, type StackSnapshot } from '../lib/stack.telemetry';
 import type { BenchPrompt } from './chat.prompts';
 import type { ChatSide, SideName, SideOutcome } from './chat.sides';
 
-export interface ChatRound {
-  readonly side: SideName;
-  readonly concurrency: number;
-  /** -1 for the warm-up. */
-  readonly round: number;
-  readonly requests: number;
-  readonly completed: number;
-  readonly failed: number;
-  readonly firstError?: string;
-  readonly elapsedMs: number;
+export interface ChatRound extends RoundBase<SideName> {
   readonly outputTokens: number;
   /** Output tokens of the round ÷ its wall time. */
   readonly tokensPerSec: number;
@@ -144,14 +137,7 @@ async function measure(
   }
   const cpuMs = run.cpuMs + (isTessera ? machine.stackCpuMs : 0);
   return {
-    side: side.name,
-    concurrency: plan.concurrency,
-    round: roundIndex,
-    requests,
-    completed: run.completed,
-    failed: run.failed,
-    firstError: run.firstError,
-    elapsedMs: round(run.elapsedMs),
+    ...roundBase(side.name, plan.concurrency, roundIndex, requests, run),
     outputTokens,
     tokensPerSec: round(outputTokens / (run.elapsedMs / 1000), 1),
     ttftMs: { p50: round(quantile(ttft, 0.5)), p99: round(quantile(ttft, 0.99)) },
@@ -175,13 +161,11 @@ export async function runChatLevel(
     await side.prepare?.(plan.concurrency);
     // Warm-up: connections, JIT, ORT arenas and llama.cpp's weight repacking.
     const warm = await measure(context, side, plan, plan.concurrency, -1, samples.get(side.name)!);
-    if (warm.failed > 0) throw new Error(`${side.name} warm-up: ${warm.firstError}`);
+    assertNoFailures(`${side.name} c=${plan.concurrency} warm-up`, warm);
   }
   const rounds: ChatRound[] = [];
   for (let r = 0; r < plan.rounds; r++) {
-    // Rotate which side goes first so a slow drift of the machine cancels out.
-    const order = sides.map((_, i) => sides[(r + i) % sides.length]);
-    for (const side of order) {
+    for (const side of rotation(sides, r)) {
       const record = await measure(
         context,
         side,
@@ -190,11 +174,7 @@ export async function runChatLevel(
         r,
         samples.get(side.name)!,
       );
-      if (record.failed > 0) {
-        throw new Error(
-          `${side.name} c=${plan.concurrency}: ${record.failed} failed: ${record.firstError}`,
-        );
-      }
+      assertNoFailures(`${side.name} c=${plan.concurrency}`, record);
       context.log(
         `  c=${plan.concurrency} round ${r + 1}/${plan.rounds} ${side.name}: ` +
           `${record.tokensPerSec} tok/s, TTFT p50 ${record.ttftMs.p50} ms, ITL p50 ${record.itlMs.p50} ms`,

@@ -48,6 +48,20 @@ export interface SideSettings {
   readonly decode: (ids: readonly number[]) => string;
 }
 
+/** A generator in this process that counts its tokens: one event per token, as it comes. */
+type CountingGenerator = (
+  promptIds: readonly number[],
+  outputTokens: number,
+  onToken: () => void,
+) => Promise<number>;
+
+function countingSend(generate: CountingGenerator, settings: SideSettings): ChatSide['send'] {
+  return async (prompt, recorder) => ({
+    promptTokens: prompt.ids.length,
+    completionTokens: await generate(prompt.ids, settings.outputTokens, () => recorder.event()),
+  });
+}
+
 export function bareSide(
   name: 'bare-fp32' | 'bare-int4',
   loop: BareGreedyLoop,
@@ -83,12 +97,7 @@ export function transformersSide(
       '@huggingface/transformers AutoModelForCausalLM.generate(), greedy, one request at a time (fp32 file)',
     bytesPerStep,
     runsAt: (concurrency) => levels.has(concurrency),
-    send: async (prompt, recorder) => {
-      const completionTokens = await generate.generate(prompt.ids, settings.outputTokens, () =>
-        recorder.event(),
-      );
-      return { promptTokens: prompt.ids.length, completionTokens };
-    },
+    send: countingSend((...args) => generate.generate(...args), settings),
     dispose: () => generate.dispose(),
   };
 }
@@ -105,12 +114,7 @@ export function llamaCppSide(
     runsAt: () => true,
     // Room for the prompt, the output and llama.cpp's padding.
     prepare: (concurrency) => llama.prepare(concurrency, promptTokens + settings.outputTokens + 64),
-    send: async (prompt, recorder) => {
-      const completionTokens = await llama.generate(prompt.ids, settings.outputTokens, () =>
-        recorder.event(),
-      );
-      return { promptTokens: prompt.ids.length, completionTokens };
-    },
+    send: countingSend((...args) => llama.generate(...args), settings),
     dispose: () => llama.dispose(),
   };
 }

@@ -3,9 +3,8 @@
 // with W far larger than the last-level cache, timed with 1 and with all cores. A decoder's
 // batch-1 decode step is this operation over every weight matrix, so bytes read per step ÷ this
 // bandwidth is the fastest a step can be on this machine ("% of the bandwidth ceiling").
-import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { median } from './latency.stats';
-import { matMulGraphPath } from './matmul-ceiling.probe';
+import { Tensor } from 'onnxruntime-node';
+import { timeMatMul } from './matmul-ceiling.probe';
 
 export interface MemoryBandwidth {
   /** Bytes of W read by each product. */
@@ -34,22 +33,9 @@ export async function probeMemoryBandwidth(
     B: new Tensor('float32', weights, [k, n]),
   };
   const bytes = weights.byteLength;
+  const msByThreads = await timeMatMul(feeds, threadCounts, 2, runs);
   const gbPerSecByThreads: Record<string, number> = {};
-  for (const threads of threadCounts) {
-    const session = await InferenceSession.create(matMulGraphPath(), {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    });
-    for (let i = 0; i < 2; i++) await session.run(feeds);
-    const rates: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const start = performance.now();
-      await session.run(feeds);
-      rates.push(bytes / ((performance.now() - start) * 1e6));
-    }
-    gbPerSecByThreads[String(threads)] = median(rates);
-    await session.release();
-  }
+  for (const [threads, ms] of Object.entries(msByThreads))
+    gbPerSecByThreads[threads] = bytes / (ms * 1e6);
   return { bytes, gbPerSecByThreads, gbPerSec: Math.max(...Object.values(gbPerSecByThreads)) };
 }
