@@ -38,8 +38,8 @@ export interface RoundSamples {
 }
 
 export interface LevelOutputs {
-  /** side → prompt index → every text the side produced for it. */
-  readonly texts: Map<SideName, Map<number, Set<string>>>;
+  /** side → prompt index → every text the side produced for it → the levels it came at. */
+  readonly texts: Map<SideName, Map<number, Map<string, number[]>>>;
 }
 
 export interface ChatLevelPlan {
@@ -98,10 +98,13 @@ async function measure(
       const outcome = await side.send(prompts[index % prompts.length], recorder);
       outcomes.set(index, outcome);
       if (outcome.text !== undefined) {
-        const bySide = outputs.texts.get(side.name) ?? new Map<number, Set<string>>();
+        const bySide = outputs.texts.get(side.name) ?? new Map<number, Map<string, number[]>>();
         outputs.texts.set(side.name, bySide);
-        const texts = bySide.get(index % prompts.length) ?? new Set<string>();
-        bySide.set(index % prompts.length, texts.add(outcome.text));
+        const texts = bySide.get(index % prompts.length) ?? new Map<string, number[]>();
+        bySide.set(index % prompts.length, texts);
+        const levels = texts.get(outcome.text) ?? [];
+        if (!levels.includes(plan.concurrency))
+          texts.set(outcome.text, [...levels, plan.concurrency]);
       }
     },
   });

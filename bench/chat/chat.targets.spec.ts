@@ -78,15 +78,32 @@ describe('chat targets', () => {
 
   it('counts prompts where any batched output differs from the reference', () => {
     const reference = new Map([
-      [0, new Set(['Paris'])],
-      [1, new Set(['Rome'])],
+      [0, new Map([['Paris', [1]]])],
+      [1, new Map([['Rome', [1]]])],
     ]);
     const candidate = new Map([
-      [0, new Set(['Paris'])],
-      [1, new Set(['Rome', 'Roma'])],
-      [2, new Set(['Oslo'])],
+      [0, new Map([['Paris', [1, 8]]])],
+      [
+        1,
+        new Map([
+          ['Rome', [1]],
+          ['Roma', [8, 16]],
+        ]),
+      ],
+      [2, new Map([['Oslo', [8]]])],
     ]);
-    expect(greedyGate(reference, candidate)).toEqual({ compared: 2, mismatched: 1 });
+    expect(greedyGate(reference, candidate)).toEqual({
+      compared: 2,
+      mismatched: 1,
+      examples: [
+        {
+          prompt: 1,
+          reference: 'Rome',
+          candidates: [{ text: 'Roma', concurrency: [8, 16] }],
+          firstDifferenceAt: 3,
+        },
+      ],
+    });
     const gate = byName(
       chatTargets(summaries, steps, { fp32: { compared: 2, mismatched: 1 } }),
       'greedy output of tessera-fp32',

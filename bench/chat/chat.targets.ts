@@ -17,6 +17,23 @@ export interface GreedyGate {
   readonly compared: number;
   /** Of those, prompts where any of the candidate's outputs differed from the reference's. */
   readonly mismatched: number;
+  /** The first few differing prompts, with where the texts part (for the result file). */
+  readonly examples?: Array<{
+    prompt: number;
+    reference: string;
+    /** Each differing text with the concurrency levels it came at. */
+    candidates: Array<{ text: string; concurrency: number[] }>;
+    firstDifferenceAt: number;
+  }>;
+}
+
+const EXAMPLES = 3;
+
+/** Index of the first character where two texts differ. */
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 function ratioTarget(
@@ -100,7 +117,14 @@ export function chatTargets(
       value: gate?.mismatched ?? null,
       goal: '= 0',
       pass: gate && gate.compared > 0 ? gate.mismatched === 0 : null,
-      context: gate ? `${gate.compared} prompts compared` : 'not measured',
+      context: !gate
+        ? 'not measured'
+        : `${gate.compared} prompts compared` +
+          (gate.examples
+            ? `; prompt ${gate.examples[0].prompt} parts at character ` +
+              `${gate.examples[0].firstDifferenceAt} at c=` +
+              `${gate.examples[0].candidates.flatMap((c) => c.concurrency).join(',')} (texts in the result file)`
+            : ''),
     };
   };
   return [
@@ -145,18 +169,26 @@ export function chatTargets(
 
 /** Compares every text the candidate produced for a prompt with the reference's. */
 export function greedyGate(
-  reference: ReadonlyMap<number, ReadonlySet<string>> | undefined,
-  candidate: ReadonlyMap<number, ReadonlySet<string>> | undefined,
+  reference: ReadonlyMap<number, ReadonlyMap<string, number[]>> | undefined,
+  candidate: ReadonlyMap<number, ReadonlyMap<string, number[]>> | undefined,
 ): GreedyGate | undefined {
   if (!reference || !candidate) return undefined;
   let compared = 0;
   let mismatched = 0;
+  const examples: NonNullable<GreedyGate['examples']> = [];
   for (const [prompt, texts] of candidate) {
     const expected = reference.get(prompt);
     if (!expected || expected.size !== 1) continue;
     compared++;
-    const [want] = expected;
-    if ([...texts].some((text) => text !== want)) mismatched++;
+    const [want] = expected.keys();
+    const wrong = [...texts].filter(([text]) => text !== want);
+    if (wrong.length === 0) continue;
+    mismatched++;
+    if (examples.length < EXAMPLES) {
+      const at = Math.min(...wrong.map(([text]) => firstDifference(text, want)));
+      const candidates = wrong.map(([text, concurrency]) => ({ text, concurrency }));
+      examples.push({ prompt, reference: want, candidates, firstDifferenceAt: at });
+    }
   }
-  return { compared, mismatched };
+  return { compared, mismatched, ...(examples.length > 0 && { examples }) };
 }
