@@ -3,7 +3,8 @@
 // re-form the batch if its membership changed, run ONE decode step for every active sequence,
 // then at most one prefill chunk of the oldest admitted job, then yield to the event loop so new
 // jobs and cancels arrive. A long prompt therefore delays running streams by at most one chunk
-// per generated token, and a new request's first token comes after ⌈prompt / chunk⌉ iterations.
+// per generated token, and a new request's first token comes from the decode step after its
+// ⌈(prompt − 1) / chunk⌉ chunks.
 import type { JobContext } from '@tessera/runtime';
 import type { ChatTokenizer, SequenceDetokenizer } from '@tessera/text';
 import type {
@@ -58,7 +59,9 @@ interface Sequence {
 
 /** A prefilled prompt waiting to enter the batch: one row per choice still running. */
 interface Joining {
+  /** Its prompt's cache is row `row` of `cache`. */
   readonly cache: KvBatch;
+  readonly row: number;
   readonly sequences: Sequence[];
 }
 
@@ -119,6 +122,8 @@ export class ContinuousBatchScheduler {
 
   private async loop(): Promise<void> {
     try {
+      // Jobs that arrive together (worker messages already queued) are admitted together.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       while (
         this.waiting.length +
         this.prefilling.length +
@@ -129,20 +134,34 @@ export class ContinuousBatchScheduler {
         this.admit();
         this.reform();
         if (this.batch) await this.decodeStep(this.batch);
-        const prefilling = this.prefilling[0];
-        if (prefilling) await this.prefillChunk(prefilling);
+        if (this.prefilling.length > 0) await this.prefillStep();
         // Lets cancels and new jobs (worker messages) in before the next step.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+    } catch (error) {
+      // A bug here must not leave callers waiting forever: every job fails, the state resets.
+      this.failEverything(error);
     } finally {
       this.looping = false;
     }
   }
 
-  private dropCancelled(): void {
+  /** Every job the worker holds, whatever its stage. */
+  private jobs(): Set<ScheduledJob> {
     const jobs = new Set([...this.waiting, ...this.prefilling, ...this.rows.map((s) => s.owner)]);
-    for (const sequences of this.joining) jobs.add(sequences.sequences[0].owner);
-    for (const job of jobs) {
+    for (const { sequences } of this.joining) jobs.add(sequences[0].owner);
+    return jobs;
+  }
+
+  private failEverything(error: unknown): void {
+    for (const job of this.jobs()) this.fail(job, error);
+    this.joining = [];
+    this.rows = [];
+    this.batch = undefined;
+  }
+
+  private dropCancelled(): void {
+    for (const job of this.jobs()) {
       if (job.context.signal.aborted) this.fail(job, job.context.signal.reason);
     }
   }
@@ -172,20 +191,20 @@ export class ContinuousBatchScheduler {
     const kept = this.rows.flatMap((sequence, row): [Sequence, KvRowSource][] =>
       sequence.done || !this.batch ? [] : [[sequence, { batch: this.batch, row }]],
     );
-    for (const { cache, sequences } of this.joining) {
+    for (const { cache, row, sequences } of this.joining) {
       for (const sequence of sequences) {
-        if (!sequence.done) kept.push([sequence, { batch: cache, row: 0 }]);
+        if (!sequence.done) kept.push([sequence, { batch: cache, row }]);
       }
     }
     this.joining = [];
     this.rows = kept.map(([sequence]) => sequence);
-    this.batch =
-      kept.length > 0
-        ? KvBatch.assemble(
-            this.session.shape,
-            kept.map(([, row]) => row),
-          )
-        : undefined;
+    const sources = kept.map(([, row]) => row);
+    if (sources.length === 1 && sources[0].batch.rows === 1) {
+      // A lone sequence (e.g. the only request): its own cache becomes the batch, uncopied.
+      this.batch = sources[0].batch;
+    } else {
+      this.batch = sources.length > 0 ? KvBatch.assemble(this.session.shape, sources) : undefined;
+    }
   }
 
   private async decodeStep(batch: KvBatch): Promise<void> {
@@ -203,32 +222,85 @@ export class ContinuousBatchScheduler {
     for (let row = 0; row < rows.length; row++) {
       const sequence = rows[row];
       if (sequence.done) continue;
-      const sampled = sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab));
-      this.accept(sequence, sampled);
+      try {
+        this.accept(
+          sequence,
+          sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab)),
+        );
+      } catch (error) {
+        // e.g. a constraint that bans every token: that request fails, the others go on.
+        this.fail(sequence.owner, error);
+      }
     }
   }
 
+  /**
+   * Prefills at most `prefill_chunk_tokens` prompt positions: the next chunk of the oldest
+   * admitted prompt, or — when it fits whole — it and the prompts admitted after it that also
+   * fit, left-padded in one run (rows × longest ≤ the chunk), so a burst of short requests
+   * costs one reading of the weights instead of one each. A prompt's last token is not
+   * prefilled: it is the sequence's first decode input, and that step gives its first token.
+   */
+  private async prefillStep(): Promise<void> {
+    const budget = this.limits.prefillChunkTokens;
+    const pending = (job: ScheduledJob) => job.job.promptIds.length - 1 - job.prefilled;
+    const first = this.prefilling[0];
+    const pack = [first];
+    let longest = pending(first);
+    if (first.prefilled === 0) {
+      for (const next of this.prefilling.slice(1)) {
+        const widest = Math.max(longest, pending(next));
+        if (widest * (pack.length + 1) > budget) break;
+        pack.push(next);
+        longest = widest;
+      }
+    }
+    if (pack.length === 1) {
+      await this.prefillChunk(first);
+      return;
+    }
+    const cache = KvBatch.empty(this.session.shape, pack.length);
+    try {
+      // (One-token prompts have nothing to prefill.)
+      if (longest > 0) {
+        await this.session.prefillRows(
+          cache,
+          pack.map(({ job }) => job.promptIds.slice(0, -1)),
+        );
+      }
+    } catch (error) {
+      for (const job of pack) this.fail(job, error);
+      return;
+    }
+    pack.forEach((job, row) => this.join(job, cache, row));
+  }
+
+  /** The next chunk of one prompt; once it is all in, the job joins the batch. */
   private async prefillChunk(scheduled: ScheduledJob): Promise<void> {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
-    const end = Math.min(
-      job.promptIds.length,
-      scheduled.prefilled + this.limits.prefillChunkTokens,
-    );
-    let logits: Float32Array;
-    try {
-      logits = await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
-    } catch (error) {
-      this.fail(scheduled, error);
-      return;
+    const last = job.promptIds.length - 1;
+    const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
+    if (end > scheduled.prefilled) {
+      try {
+        await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
+      } catch (error) {
+        this.fail(scheduled, error);
+        return;
+      }
     }
     scheduled.prefilled = end;
-    if (end < job.promptIds.length) return;
-    this.prefilling.shift();
+    if (end === last) this.join(scheduled, cache, 0);
+  }
+
+  /** A prefilled job's n choices join the batch: one row each, all from the same cache row. */
+  private join(scheduled: ScheduledJob, cache: KvBatch, row: number): void {
+    const { job } = scheduled;
+    this.prefilling.splice(this.prefilling.indexOf(scheduled), 1);
+    scheduled.prefilled = job.promptIds.length - 1;
     scheduled.cache = undefined;
-    // n choices share this prefill: each samples its first token from its own copy of the row.
     for (let choice = 0; choice < job.n; choice++) {
-      const sequence: Sequence = {
+      scheduled.sequences.push({
         owner: scheduled,
         choice,
         sampler: createSequenceSampler({
@@ -241,15 +313,12 @@ export class ContinuousBatchScheduler {
         }),
         detokenizer: this.tokenizer.detokenizer(job.stop),
         pending: [],
-        next: -1,
+        next: job.promptIds[job.promptIds.length - 1],
         generated: 0,
         done: false,
-      };
-      scheduled.sequences.push(sequence);
-      this.accept(sequence, sequence.sampler.next(choice + 1 < job.n ? logits.slice() : logits));
+      });
     }
-    const running = scheduled.sequences.filter((s) => !s.done);
-    if (running.length > 0) this.joining.push({ cache, sequences: running });
+    this.joining.push({ cache, row, sequences: scheduled.sequences });
   }
 
   /** A sampled token: end of sequence, a stop string, the length limit, or text to stream. */

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TINY_LLAMA } from '../test/tiny-models';
+import { TINY_LLAMA, TINY_QWEN2 } from '../test/tiny-models';
 import { readDecoderConfig } from './decoder.config';
 
 describe('readDecoderConfig', () => {
@@ -28,15 +28,17 @@ describe('readDecoderConfig', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads the tiny Llama', async () => {
-    await expect(readDecoderConfig(TINY_LLAMA)).resolves.toEqual({
+  it.each([
+    [TINY_LLAMA, { kvHeads: 2, contextLength: 2048, eosTokenIds: [2] }],
+    // Its end-of-sequence ids are a list.
+    [TINY_QWEN2, { kvHeads: 1, contextLength: 4096, eosTokenIds: [2, 0] }],
+  ])('reads %s', async (modelDir, expected) => {
+    await expect(readDecoderConfig(modelDir)).resolves.toEqual({
       onnxFile: 'onnx/model.onnx',
       layers: 2,
-      kvHeads: 2,
       headSize: 16,
-      contextLength: 2048,
       vocabSize: 49152,
-      eosTokenIds: [2],
+      ...expected,
     });
   });
 

@@ -21,6 +21,7 @@ import type {
   GenerationEvent,
   GenerationUsage,
 } from './decoder.protocol';
+import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
 export interface DecoderModelLoadOptions {
   readonly modelDir: string;
@@ -118,7 +119,7 @@ export class DecoderModel {
     return Object.assign(events(), { usage });
   }
 
-  /** The prompt's tokens as the model sees them (rendered chat template). */
+  /** The prompt as the model sees it: the rendered chat template (for tests and logs). */
   renderPrompt(generation: Pick<ChatGeneration, 'messages'>): string {
     return this.tokenizer.renderChat(generation.messages);
   }
@@ -170,16 +171,7 @@ export class DecoderModel {
       stop: [],
       logprobs: false,
       topLogprobs: 0,
-      sampling: {
-        temperature: 0,
-        topP: 1,
-        topK: 0,
-        minP: 0,
-        presencePenalty: 0,
-        frequencyPenalty: 0,
-        repetitionPenalty: 1,
-        logitBias: {},
-      },
+      sampling: { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 },
     };
   }
 }

@@ -38,31 +38,32 @@ describe('DecoderSession', () => {
     ]);
   });
 
+  /** Caches a prompt but its last token, which is the first decode input (as the scheduler does). */
+  async function prefilled(prompt: number[], chunk = prompt.length): Promise<KvBatch> {
+    const cache = session.newSequence();
+    for (let at = 0; at < prompt.length - 1; at += chunk) {
+      await session.prefill(cache, prompt.slice(at, Math.min(at + chunk, prompt.length - 1)));
+    }
+    return cache;
+  }
+
   /** Logits of each step of greedy decoding, one sequence alone. */
   async function alone(prompt: number[], steps: number): Promise<Float32Array[]> {
-    const cache = session.newSequence();
-    const rows = [(await session.prefill(cache, prompt)).slice()];
-    for (let i = 0; i < steps; i++) {
+    const cache = await prefilled(prompt);
+    const rows = [(await session.decode(cache, [prompt[prompt.length - 1]])).slice()];
+    for (let i = 1; i < steps; i++) {
       rows.push((await session.decode(cache, [argmax(rows[rows.length - 1])])).slice());
     }
     return rows;
   }
 
-  it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
+  /** Greedy-decodes `batch` (a row per prompt) and checks every row's logits against alone. */
+  async function expectEachAsAlone(batch: KvBatch, steps: number): Promise<void> {
     const expected: Float32Array[][] = [];
-    for (const prompt of PROMPTS) expected.push(await alone(prompt, 4));
-    const caches = PROMPTS.map(() => session.newSequence());
-    const first = [];
-    for (const [i, prompt] of PROMPTS.entries()) {
-      first.push(argmax(await session.prefill(caches[i], prompt)));
-    }
-    const batch = KvBatch.assemble(
-      session.shape,
-      caches.map((cache) => ({ batch: cache, row: 0 })),
-    );
-    expect(batch.lengths).toEqual(PROMPTS.map((prompt) => prompt.length));
-    let tokens = first;
-    for (let step = 1; step <= 4; step++) {
+    for (const prompt of PROMPTS) expected.push(await alone(prompt, steps));
+    expect(batch.lengths).toEqual(PROMPTS.map((prompt) => prompt.length - 1));
+    let tokens = PROMPTS.map((prompt) => prompt[prompt.length - 1]);
+    for (let step = 0; step < steps; step++) {
       const logits = await session.decode(batch, tokens);
       const vocab = logits.length / PROMPTS.length;
       tokens = PROMPTS.map((_, row) => {
@@ -75,16 +76,33 @@ describe('DecoderSession', () => {
         return argmax(got);
       });
     }
+  }
+
+  it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
+    const caches = [];
+    for (const prompt of PROMPTS) caches.push(await prefilled(prompt));
+    const rows = caches.map((cache) => ({ batch: cache, row: 0 }));
+    await expectEachAsAlone(KvBatch.assemble(session.shape, rows), 5);
   });
 
-  it('prefills in chunks to the same logits as at once', async () => {
+  it('prefills prompts of different lengths together to the caches each gets alone', async () => {
+    const batch = KvBatch.empty(session.shape, PROMPTS.length);
+    await session.prefillRows(
+      batch,
+      PROMPTS.map((prompt) => prompt.slice(0, -1)),
+    );
+    // The pad positions of the shorter prompts were zeroed.
+    expect(batch.data[0][0]).toBe(0);
+    await expectEachAsAlone(batch, 3);
+  });
+
+  it('prefills in chunks to the same cache as at once', async () => {
     const prompt = PROMPTS[2];
-    const whole = (await session.prefill(session.newSequence(), prompt)).slice();
-    const cache = session.newSequence();
-    await session.prefill(cache, prompt.slice(0, 5));
-    await session.prefill(cache, prompt.slice(5, 10));
-    const chunked = await session.prefill(cache, prompt.slice(10));
-    expect(cache.past).toBe(prompt.length);
+    const last = [prompt[prompt.length - 1]];
+    const whole = (await session.decode(await prefilled(prompt), last)).slice();
+    const cache = await prefilled(prompt, 5);
+    expect(cache.past).toBe(prompt.length - 1);
+    const chunked = await session.decode(cache, last);
     for (let i = 0; i < whole.length; i += 997) expect(chunked[i]).toBeCloseTo(whole[i], 4);
   });
 

@@ -30,6 +30,7 @@ export class DecoderSession {
   private readonly positions = new Int64Scratch();
   private logits32 = new Float32Array(0);
   private running = false;
+  private readonly outputs: readonly string[];
   private readonly useCache = [
     new Tensor('bool', new Uint8Array([0]), [1]),
     new Tensor('bool', new Uint8Array([1]), [1]),
@@ -45,6 +46,7 @@ export class DecoderSession {
       kvType: graph.kvType,
       arrays: graph.pastNames.length,
     };
+    this.outputs = ['logits', ...graph.presentNames];
   }
 
   /**
@@ -84,14 +86,31 @@ export class DecoderSession {
   }
 
   /**
-   * Runs the next chunk of one sequence's prompt (`cache` has one row) and returns the logits
-   * of its last position (`vocab` floats; a view, valid until the next run).
+   * Runs the next chunk of one sequence's prompt (`cache` has one row) into its cache. No logits
+   * are fetched, so ORT skips the LM head for the chunk: the scheduler feeds a prompt's last
+   * token as the sequence's first decode-step input, which gives the first token's logits.
    */
-  async prefill(cache: KvBatch, ids: readonly number[]): Promise<Float32Array> {
+  async prefill(cache: KvBatch, ids: readonly number[]): Promise<void> {
     if (cache.rows !== 1) throw new Error(`prefill takes one sequence, got ${cache.rows}`);
-    const logits = await this.run(cache, ids, ids.length);
-    const vocab = logits.length / ids.length;
-    return this.float32(logits.subarray(logits.length - vocab));
+    await this.run(cache, ids, ids.length, this.graph.presentNames);
+  }
+
+  /**
+   * Prefills several whole prompts in one run (one reading of the weights), into an empty cache
+   * with a row each (`KvBatch.empty(shape, prompts.length)`). Shorter prompts are left-padded
+   * in the run; their pad positions become holes of the cache, like the padding of a batch.
+   */
+  async prefillRows(cache: KvBatch, prompts: readonly (readonly number[])[]): Promise<void> {
+    if (cache.past !== 0 || cache.rows !== prompts.length) {
+      throw new Error(`prefillRows takes an empty cache of ${prompts.length} rows`);
+    }
+    const step = Math.max(1, ...prompts.map((ids) => ids.length));
+    const tokens = prompts.flatMap((ids) => [
+      ...new Array<number>(step - ids.length).fill(0),
+      ...ids,
+    ]);
+    const added = prompts.map((ids) => ids.length);
+    await this.run(cache, tokens, step, this.graph.presentNames, added);
   }
 
   /**
@@ -102,7 +121,7 @@ export class DecoderSession {
     if (tokens.length !== cache.rows) {
       throw new Error(`decode takes one token per row: ${tokens.length} for ${cache.rows} rows`);
     }
-    return this.float32(await this.run(cache, tokens, 1));
+    return this.float32((await this.run(cache, tokens, 1, this.outputs)).logits);
   }
 
   release(): Promise<void> {
@@ -110,42 +129,58 @@ export class DecoderSession {
   }
 
   /** float16 logits (q4f16 exports) are converted into a reused buffer; float32 pass as is. */
-  private float32(logits: Float32Array | Uint16Array): Float32Array {
+  private float32(output: InferenceSession.OnnxValueMapType[string]): Float32Array {
+    const logits = output.data as Float32Array | Uint16Array;
     if (logits instanceof Float32Array) return logits;
     if (this.logits32.length < logits.length) this.logits32 = new Float32Array(logits.length);
     return float16ToFloat32(logits, this.logits32);
   }
 
-  /** Runs `step` new positions of every row; returns the raw logits [rows, step, vocab]. */
+  /**
+   * Runs `step` new positions of every row (`tokens`: rows × step), fetching `outputs` (the
+   * presents at least). `added[r]` (default `step`) of row r's positions are real, the last
+   * ones; only a row with an empty past may have fewer, so its holes stay at its start.
+   */
   private async run(
     cache: KvBatch,
     tokens: readonly number[],
     step: number,
-  ): Promise<Float32Array | Uint16Array> {
+    outputs: readonly string[],
+    added?: readonly number[],
+  ): Promise<InferenceSession.ReturnType> {
     // The feeds live in reused buffers that ORT reads when the run starts (on a later tick).
     if (this.running) throw new Error('a DecoderSession runs one prefill or decode at a time');
     this.running = true;
     try {
-      return await this.runExclusive(cache, tokens, step);
+      const out = await this.session.run(this.feeds(cache, tokens, step, added), outputs);
+      cache.advance(
+        this.graph.presentNames.map((name) => out[name].data as KvArray),
+        step,
+        added,
+      );
+      return out;
     } finally {
       this.running = false;
     }
   }
 
-  private async runExclusive(
+  private feeds(
     cache: KvBatch,
     tokens: readonly number[],
     step: number,
-  ): Promise<Float32Array | Uint16Array> {
+    added: readonly number[] | undefined,
+  ): Record<string, Tensor> {
     const { rows, past, lengths } = cache;
     const total = past + step;
     const ids = this.ids.take(rows * step);
     for (let i = 0; i < ids.length; i++) ids[i] = BigInt(tokens[i]);
-    // Left padding: row r's holes are its first `past - lengths[r]` positions.
+    // Left padding: row r's real positions are its last `lengths[r] + added[r]`.
     const mask = this.mask.take(rows * total);
     mask.fill(1n);
-    for (let row = 0; row < rows; row++)
-      mask.fill(0n, row * total, row * total + past - lengths[row]);
+    for (let row = 0; row < rows; row++) {
+      const holes = total - lengths[row] - (added ? added[row] : step);
+      mask.fill(0n, row * total, row * total + holes);
+    }
     const feeds: Record<string, Tensor> = {
       input_ids: new Tensor('int64', ids, [rows, step]),
       attention_mask: new Tensor('int64', mask, [rows, total]),
@@ -153,18 +188,17 @@ export class DecoderSession {
     if (this.graph.positionIds) {
       const positions = this.positions.take(rows * step);
       for (let row = 0; row < rows; row++) {
-        for (let j = 0; j < step; j++) positions[row * step + j] = BigInt(lengths[row] + j);
+        // A pad's position is never attended to; 0 keeps it in range.
+        const pads = step - (added ? added[row] : step);
+        for (let j = 0; j < step; j++) {
+          positions[row * step + j] = BigInt(j < pads ? 0 : lengths[row] + j - pads);
+        }
       }
       feeds.position_ids = new Tensor('int64', positions, [rows, step]);
     }
     if (this.graph.useCacheBranch) feeds.use_cache_branch = this.useCache[past > 0 ? 1 : 0];
     const pasts = cache.tensors();
     this.graph.pastNames.forEach((name, i) => (feeds[name] = pasts[i]));
-    const out = await this.session.run(feeds);
-    cache.advance(
-      this.graph.presentNames.map((name) => out[name].data as KvArray),
-      step,
-    );
-    return out.logits.data as Float32Array | Uint16Array;
+    return feeds;
   }
 }

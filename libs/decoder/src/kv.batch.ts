@@ -73,11 +73,31 @@ export class KvBatch {
     return this.data.map((data) => new Tensor(this.shape.kvType, data, dims));
   }
 
-  /** Takes a run's `present.*` outputs as the cache, every row `added` positions longer. */
-  advance(presents: readonly KvArray[], added: number): void {
+  /**
+   * Takes a run's `present.*` outputs as the cache: `step` positions longer, of which row r's
+   * last `added[r]` are real (default: all); the rest are holes and are zeroed, so that no
+   * value a fully masked position computed (possibly NaN) is ever read.
+   */
+  advance(presents: readonly KvArray[], step: number, added?: readonly number[]): void {
     this.data = [...presents];
-    this.past += added;
-    for (let row = 0; row < this.lengths.length; row++) this.lengths[row] += added;
+    const start = this.past;
+    this.past += step;
+    for (let row = 0; row < this.lengths.length; row++) {
+      const real = added ? added[row] : step;
+      this.lengths[row] += real;
+      if (real < step) this.zero(row, start, step - real);
+    }
+  }
+
+  /** Zeroes `count` positions of `row` from `position` on, in every head of every array. */
+  private zero(row: number, position: number, count: number): void {
+    const { kvHeads, headSize } = this.shape;
+    for (const array of this.data) {
+      for (let head = 0; head < kvHeads; head++) {
+        const at = ((row * kvHeads + head) * this.past + position) * headSize;
+        array.fill(0, at, at + count * headSize);
+      }
+    }
   }
 
   /** Bytes the batch's tensors hold (padding included). */

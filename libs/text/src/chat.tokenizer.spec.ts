@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PromptMessage } from '@tessera/decoder';
+import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTokenizer } from './chat.tokenizer';
 import type { ChatTokenizer } from './text.contract';
 
@@ -12,6 +13,7 @@ const TEST_DIR = join(__dirname, '../test');
 interface Expectation {
   name: string;
   template?: 'tools' | 'developer';
+  tokenizer?: 'sentencepiece';
   prompt: PromptMessage[];
   text: string;
   ids: number[];
@@ -42,6 +44,7 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
 
   beforeAll(async () => {
     tokenizers.set('model', await loadChatTokenizer(MODEL_DIR));
+    tokenizers.set('sentencepiece', await loadChatTokenizer(join(TEST_DIR, 'sentencepiece')));
     for (const name of ['tools', 'developer']) {
       const dir = modelWithTemplate(
         readFileSync(join(TEST_DIR, `templates/${name}.jinja`), 'utf8'),
@@ -53,7 +56,7 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   it.each(EXPECTATIONS.map((e) => [e.name, e] as const))('%s', (_name, expected) => {
-    const tokenizer = tokenizers.get(expected.template ?? 'model')!;
+    const tokenizer = tokenizers.get(expected.template ?? expected.tokenizer ?? 'model')!;
     expect(tokenizer.renderChat(expected.prompt)).toBe(expected.text);
     expect(tokenizer.encodeChat(expected.prompt)).toEqual(expected.ids);
   });
@@ -115,6 +118,26 @@ describe('loadChatTokenizer: where the template comes from', () => {
   it('fails to load without a template, naming the directory', async () => {
     writeConfig(undefined);
     await expect(loadChatTokenizer(dir)).rejects.toThrow(`${dir} has no chat template`);
+  });
+
+  it('fails to load a template that does not render, naming the directory', async () => {
+    writeConfig('{{ messages[0].content + }}');
+    await expect(loadChatTokenizer(dir)).rejects.toThrow(
+      `${dir}: the chat template does not render`,
+    );
+  });
+
+  it('throws ChatTemplateError when the template refuses a conversation', async () => {
+    writeConfig(
+      "{% if messages[0].role == 'assistant' %}{{ raise_exception('must start with user') }}" +
+        '{% endif %}{{ messages[0].content }}',
+    );
+    const tokenizer = await loadChatTokenizer(dir);
+    const assistantFirst: PromptMessage[] = [{ role: 'assistant', content: 'Hi' }];
+    expect(() => tokenizer.renderChat(assistantFirst)).toThrow(ChatTemplateError);
+    expect(() => tokenizer.encodeChat(assistantFirst)).toThrow(
+      /rejected the messages: must start with user/,
+    );
   });
 
   it('names the templates of a list without "default"', async () => {

@@ -3,12 +3,15 @@
 // per-sequence detokenizers.
 import type { Message, PreTrainedTokenizer } from '@huggingface/transformers';
 import type { PromptMessage } from '@tessera/decoder';
+import { ByteStreamDecoder } from './byte-stream.decoder';
+import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTemplate } from './chat-template.loader';
 import { templateHasDeveloperRole, toTemplateMessages } from './chat-template.messages';
 import { StreamingDetokenizer } from './sequence.detokenizer';
 import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
 import { TokenBytes, type TokenizerJson } from './token.bytes';
 import { loadLocalTokenizer } from './tokenizer.loader';
+import { WindowDecoder } from './window.decoder';
 
 export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer> {
   const tokenizer = await loadLocalTokenizer(modelDir);
@@ -16,7 +19,17 @@ export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer
     modelDir,
     tokenizer._tokenizerConfig as { chat_template?: unknown },
   );
-  return new TemplateChatTokenizer(tokenizer, template);
+  const chat = new TemplateChatTokenizer(tokenizer, template);
+  try {
+    // Compiles the template now: one that cannot render a lone user message is broken, and the
+    // model must not load (rather than fail every request).
+    chat.renderChat([{ role: 'user', content: 'Hello' }]);
+  } catch (error) {
+    throw new Error(`${modelDir}: the chat template does not render: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return chat;
 }
 
 class TemplateChatTokenizer implements ChatTokenizer {
@@ -45,10 +58,14 @@ class TemplateChatTokenizer implements ChatTokenizer {
   }
 
   renderChat(messages: readonly PromptMessage[]): string {
-    return this.tokenizer.apply_chat_template(
-      toTemplateMessages(messages, this.developerRole) as unknown as Message[],
-      { chat_template: this.template, add_generation_prompt: true, tokenize: false },
-    );
+    try {
+      return this.tokenizer.apply_chat_template(
+        toTemplateMessages(messages, this.developerRole) as unknown as Message[],
+        { chat_template: this.template, add_generation_prompt: true, tokenize: false },
+      );
+    } catch (error) {
+      throw new ChatTemplateError(error);
+    }
   }
 
   encodeChat(messages: readonly PromptMessage[]): number[] {
@@ -59,7 +76,11 @@ class TemplateChatTokenizer implements ChatTokenizer {
   }
 
   detokenizer(stop: readonly string[]): SequenceDetokenizer {
-    return new StreamingDetokenizer((ids) => this.decode(ids), this.specialIds, stop);
+    const decoder = this.tokenBytes.byteLevel
+      ? new ByteStreamDecoder((id) => this.tokenBytes.bytes(id))
+      : new WindowDecoder((ids) => this.decode(ids));
+    const skip = (id: number): boolean => this.specialIds.has(id) || !this.tokenBytes.has(id);
+    return new StreamingDetokenizer(decoder, skip, stop);
   }
 
   tokenInfo(tokenId: number): { token: string; bytes: number[] } {

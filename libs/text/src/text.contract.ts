@@ -3,7 +3,10 @@
 import type { PromptMessage } from '@tessera/decoder';
 
 export interface ChatTokenizer {
-  /** Token ids of the rendered chat template (generation prompt added, no extra BOS/EOS). */
+  /**
+   * Token ids of the rendered chat template (generation prompt added, no extra BOS/EOS).
+   * Throws ChatTemplateError (a 400 on `messages`) when the template refuses the conversation.
+   */
   encodeChat(messages: readonly PromptMessage[]): number[];
   /** The rendered prompt text (for tests and logs). */
   renderChat(messages: readonly PromptMessage[]): string;

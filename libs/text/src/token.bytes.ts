@@ -40,10 +40,11 @@ function decoderSteps(decoder: unknown): { type: string; [key: string]: unknown 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
 const SPACE_MARKER = '\u2581';
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a U+FEFF token is text like any other (a decoder would otherwise drop it).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class TokenBytes {
-  private readonly byteLevel?: Map<string, number>;
+  private readonly byteDecoder?: Map<string, number>;
   private readonly byteFallback: boolean;
   private readonly spaceMarker: boolean;
 
@@ -54,7 +55,7 @@ export class TokenBytes {
     private readonly idToToken: (id: number) => string | undefined,
   ) {
     const steps = decoderSteps(json.decoder);
-    if (steps.some((step) => step.type === 'ByteLevel')) this.byteLevel = byteLevelDecoder();
+    if (steps.some((step) => step.type === 'ByteLevel')) this.byteDecoder = byteLevelDecoder();
     this.byteFallback =
       json.model?.byte_fallback === true || steps.some((step) => step.type === 'ByteFallback');
     this.spaceMarker = steps.some(
@@ -65,16 +66,30 @@ export class TokenBytes {
     );
   }
 
+  /** Byte-level BPE: a sequence's text is exactly the UTF-8 decode of its tokens' bytes. */
+  get byteLevel(): boolean {
+    return this.byteDecoder !== undefined;
+  }
+
+  /**
+   * Whether `id` names a token. Exports may give the logits more rows than the tokenizer has
+   * tokens (Qwen2 pads 151,665 tokens to 151,936 rows), and a model can still pick such an id.
+   */
+  has(id: number): boolean {
+    return this.addedTokens.has(id) || this.idToToken(id) !== undefined;
+  }
+
+  /** The token's bytes; none for an id with no token (Python's decode skips those too). */
   bytes(id: number): number[] {
     const added = this.addedTokens.get(id);
     if (added !== undefined) return [...utf8.encode(added)];
     const token = this.idToToken(id);
-    if (token === undefined) throw new RangeError(`token id ${id} is not in the vocabulary`);
+    if (token === undefined) return [];
     const byte = this.byteFallback ? BYTE_TOKEN.exec(token) : null;
     if (byte) return [parseInt(byte[1], 16)];
     const out: number[] = [];
     for (const char of token) {
-      const mapped = this.byteLevel?.get(char);
+      const mapped = this.byteDecoder?.get(char);
       if (mapped !== undefined) out.push(mapped);
       else if (this.spaceMarker && char === SPACE_MARKER) out.push(0x20);
       else out.push(...utf8.encode(char));

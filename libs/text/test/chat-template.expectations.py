@@ -3,7 +3,8 @@ the TypeScript spec renders with transformers.js, which must give the same text 
 
 Run (transformers 4.57 is in the fixture tool's venv):
   tools/fixtures/.venv/bin/python libs/text/test/chat-template.expectations.py <tokenizer dir>
-with the SmolLM2 tokenizer and chat_template.jinja (test/fixtures/models/tiny-llama).
+with the SmolLM2 tokenizer and chat_template.jinja (test/fixtures/models/tiny-llama), then
+`npx prettier --write` on the JSON. Cases marked "sentencepiece" use ./sentencepiece instead.
 
 Each case holds `prompt` (the engine's PromptMessage list the spec passes to renderChat) and `hf`
 (the same conversation written by hand in the Hugging Face message format Python receives), so
@@ -20,6 +21,15 @@ HERE = Path(__file__).parent
 TEMPLATES = {name: (HERE / "templates" / f"{name}.jinja").read_text() for name in ("tools", "developer")}
 
 WEATHER_ARGS = '{"city": "Paris", "unit": "celsius"}'
+HELLO = {"role": "user", "content": "Hello"}
+TOOL_INTRO = [
+    {"role": "system", "content": "You can call tools."},
+    {"role": "user", "content": "Weather in Paris and Rome?", "name": "alice"},
+]
+WEATHER_TURNS = [
+    {"role": "user", "content": "Weather in Paris?"},
+    {"role": "assistant", "content": "Let me check."},
+]
 
 CASES = [
     {
@@ -46,76 +56,72 @@ CASES = [
     {
         # SmolLM2's template has no developer role: rendered as system.
         "name": "developer",
-        "prompt": [
-            {"role": "developer", "content": "Answer in French."},
-            {"role": "user", "content": "Hello"},
-        ],
-        "hf": [
-            {"role": "system", "content": "Answer in French."},
-            {"role": "user", "content": "Hello"},
-        ],
+        "prompt": [{"role": "developer", "content": "Answer in French."}, HELLO],
+        "hf": [{"role": "system", "content": "Answer in French."}, HELLO],
     },
     {
         "name": "developer-role-template",
         "template": "developer",
-        "prompt": [
-            {"role": "developer", "content": "Answer in French. "},
-            {"role": "user", "content": "Hello"},
-        ],
+        "prompt": [{"role": "developer", "content": "Answer in French. "}, HELLO],
     },
     {
         # SmolLM2's template prints the role and content of a tool message as they are.
         "name": "tool-message",
-        "prompt": [
-            {"role": "user", "content": "Weather in Paris?"},
-            {"role": "assistant", "content": "Let me check."},
-            {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"},
-        ],
-        "hf": [
-            {"role": "user", "content": "Weather in Paris?"},
-            {"role": "assistant", "content": "Let me check."},
-            {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"},
-        ],
+        "prompt": [*WEATHER_TURNS, {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"}],
+        "hf": [*WEATHER_TURNS, {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"}],
     },
     {
         "name": "tool-calls",
         "template": "tools",
         "prompt": [
-            {"role": "system", "content": "You can call tools."},
-            {"role": "user", "content": "Weather in Paris and Rome?", "name": "alice"},
+            *TOOL_INTRO,
             {
                 "role": "assistant",
                 "content": None,
                 "toolCalls": [
                     {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": WEATHER_ARGS}},
-                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}},
+                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Zürich 東京"}'}},
                 ],
             },
             {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"},
             {"role": "tool", "content": '{"temp": 25}', "toolCallId": "call_2"},
         ],
         "hf": [
-            {"role": "system", "content": "You can call tools."},
-            {"role": "user", "content": "Weather in Paris and Rome?", "name": "alice"},
+            *TOOL_INTRO,
             {
                 "role": "assistant",
                 "content": None,
                 "tool_calls": [
                     {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}},
-                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Rome"}}},
+                    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Zürich 東京"}}},
                 ],
             },
             {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"},
             {"role": "tool", "content": '{"temp": 25}', "tool_call_id": "call_2"},
         ],
     },
+    {
+        # Llama 2's layout (SentencePiece, '▁' spaces): template in tokenizer_config.json with
+        # {{ bos_token }}, so the ids start with <s> once and the spaces around [INST] hold.
+        "name": "sentencepiece-multi-turn",
+        "tokenizer": "sentencepiece",
+        "prompt": [
+            {"role": "user", "content": "The capital of France?"},
+            {"role": "assistant", "content": "Paris."},
+            {"role": "user", "content": "And of Italy? 🎉"},
+        ],
+    },
 ]
 
 
 def main() -> None:
-    tokenizer = AutoTokenizer.from_pretrained(sys.argv[1])
+    tokenizers = {
+        "model": AutoTokenizer.from_pretrained(sys.argv[1]),
+        "sentencepiece": AutoTokenizer.from_pretrained(HERE / "sentencepiece"),
+    }
     out = []
     for case in CASES:
+        tokenizer = tokenizers[case.get("tokenizer", "model")]
         hf = case.get("hf", case["prompt"])
         template = TEMPLATES[case["template"]] if "template" in case else None
         kwargs = {"add_generation_prompt": True, "chat_template": template}

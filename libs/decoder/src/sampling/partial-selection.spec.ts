@@ -1,3 +1,4 @@
+import { kthLargestByHeap } from './kth-largest.heap';
 import { kthLargest, massThreshold } from './partial-selection';
 
 // Fixed, tie-rich inputs; each answer is checked against a full sort.
@@ -15,6 +16,22 @@ describe('kthLargest', () => {
       expect(kthLargest(Float64Array.from(values), values.length, k)).toBe(sorted[k - 1]);
     }
   });
+});
+
+describe('kthLargestByHeap', () => {
+  it.each(inputs)(
+    'matches the k-th entry of a descending sort among weights ≥ floor (%#)',
+    (...values) => {
+      const heap = new Float64Array(values.length);
+      for (const floor of [0, 0.1, 4]) {
+        const sorted = values.filter((v) => v >= floor).sort((a, b) => b - a);
+        for (let k = 1; k <= values.length; k++) {
+          const expected = k <= sorted.length ? sorted[k - 1] : floor;
+          expect(kthLargestByHeap(Float64Array.from(values), floor, k, heap)).toBe(expected);
+        }
+      }
+    },
+  );
 });
 
 describe('massThreshold', () => {

@@ -206,6 +206,12 @@ describe('createSequenceSampler', () => {
     });
   });
 
+  it.each([0, 1])('fails loudly at temperature %d when every token is banned', (temperature) => {
+    const banAll: LogitsProcessor = { process: (row) => row.fill(-Infinity) };
+    const s = sampler({ temperature }, { constraint: banAll });
+    expect(() => s.next(Float32Array.from(LOGITS))).toThrow(/no token can be picked/);
+  });
+
   it('refuses a row of the wrong length', () => {
     expect(() => sampler({}).next(new Float32Array(3))).toThrow(RangeError);
   });

@@ -29,6 +29,15 @@ export function argmax(row: Float32Array): number {
   return best;
 }
 
+function topLogprobs(top: TopTokensSelection, row: Float32Array, lse: number): SampledToken['top'] {
+  top.select(row);
+  const entries = new Array<{ tokenId: number; logprob: number }>(top.count);
+  for (let i = 0; i < top.count; i++) {
+    entries[i] = { tokenId: top.ids[i], logprob: top.logits[i] - lse };
+  }
+  return entries;
+}
+
 function logSumExp(row: Float32Array, max: number): number {
   let total = 0;
   for (let i = 0; i < row.length; i++) total += Math.exp(row[i] - max);
@@ -76,6 +85,11 @@ class PipelineSequenceSampler implements SequenceSampler {
       tokenId = this.draw(row);
       max = this.rowMax;
     }
+    if (!(max > -Infinity)) {
+      // A constraint that bans every token (or a broken row) must fail the sequence loudly
+      // rather than emit token 0.
+      throw new RangeError('no token can be picked: every logit is −Infinity or NaN');
+    }
 
     let logprob = NaN;
     let top = NO_TOP;
@@ -84,7 +98,7 @@ class PipelineSequenceSampler implements SequenceSampler {
       const lse =
         this.inverseTemperature === 1 ? max + Math.log(this.rowTotal) : logSumExp(row, max);
       logprob = row[tokenId] - lse;
-      if (this.top) top = this.topLogprobs(row, lse);
+      if (this.top) top = topLogprobs(this.top, row, lse);
     }
 
     for (const stage of this.processors) stage.accept?.(tokenId);
@@ -130,15 +144,5 @@ class PipelineSequenceSampler implements SequenceSampler {
     }
     // Only reached when rounding left `target` a hair above the running sum.
     return last >= 0 ? last : argmax(row);
-  }
-
-  private topLogprobs(row: Float32Array, lse: number): SampledToken['top'] {
-    const top = this.top!;
-    top.select(row);
-    const entries = new Array<{ tokenId: number; logprob: number }>(top.count);
-    for (let i = 0; i < top.count; i++) {
-      entries[i] = { tokenId: top.ids[i], logprob: top.logits[i] - lse };
-    }
-    return entries;
   }
 }

@@ -1,6 +1,7 @@
 // top_p (OpenAI): keep the smallest set of most likely tokens whose probability adds up to at
 // least top_p, measured among the tokens earlier stages kept (renormalised, as Hugging Face's
 // TopPLogitsWarper sees top_k's output). Tokens tied with the last one kept are kept too.
+import { gatherAll, gatherLikely } from './candidate.gathering';
 import { massThreshold } from './partial-selection';
 import type { Truncation } from './truncation.contract';
 
@@ -8,15 +9,10 @@ export class TopPTruncation implements Truncation {
   constructor(private readonly topP: number) {}
 
   raiseFloor(weights: Float64Array, floor: number, scratch: Float64Array): number {
-    let candidates = 0;
-    let total = 0;
-    for (let i = 0; i < weights.length; i++) {
-      const w = weights[i];
-      if (w >= floor) {
-        scratch[candidates++] = w;
-        total += w;
-      }
-    }
-    return Math.max(floor, massThreshold(scratch, candidates, this.topP * total));
+    const { likely, likelyMass, candidateMass } = gatherLikely(weights, floor, scratch);
+    const mass = this.topP * candidateMass;
+    // When the likely tokens alone reach the mass, the boundary is one of them.
+    const count = likelyMass >= mass ? likely : gatherAll(weights, floor, scratch);
+    return Math.max(floor, massThreshold(scratch, count, mass));
   }
 }

@@ -26,6 +26,14 @@ describe('truncation stages', () => {
     expect(kept([new TopKTruncation(k)])).toEqual(expected);
   });
 
+  it('top_k above the heap limit (quickselect) keeps the same set as a full sort', () => {
+    const many = Float64Array.from({ length: 3000 }, (_, i) => ((i * 7919) % 1009) / 1009);
+    const kth = [...many].sort((a, b) => b - a)[1999];
+    const floor = new TopKTruncation(2000).raiseFloor(many, 0, new Float64Array(3000));
+    expect(floor).toBe(kth);
+    expect(new TopKTruncation(5000).raiseFloor(many, 0, new Float64Array(3000))).toBe(0);
+  });
+
   it.each([
     [0, [1]],
     [0.3, [1]],
