@@ -111,9 +111,10 @@ async function main(): Promise<void> {
   const eos = readEosTokenIds(args.modelDir);
   const weights = {
     fp32: inspectOnnxWeights(join(args.modelDir, FILES.fp32)),
-    int4: chosen.has('tessera-int4')
-      ? inspectOnnxWeights(join(args.modelDir, FILES.int4))
-      : undefined,
+    int4:
+      chosen.has('tessera-int4') || chosen.has('bare-int4')
+        ? inspectOnnxWeights(join(args.modelDir, FILES.int4))
+        : undefined,
   };
   const settings = { outputTokens: args.outputTokens, decode: tokenizer.decode };
   const maxConcurrency = Math.max(...args.concurrency);
