@@ -9,6 +9,7 @@
 // closed-loop concurrency levels with the sides interleaved round by round; then the batched
 // decode step time against context. Prints the summary, the targets and the Markdown table, and
 // writes the whole record to bench/results/.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -24,7 +25,11 @@ import { sourceRevision } from '../lib/source.revision';
 import { StackTelemetry } from '../lib/stack.telemetry';
 import { TesseraStack } from '../lib/tessera-stack.process';
 import { BareGreedyLoop, readEosTokenIds } from './bare-greedy.reference';
-import { parseChatBenchArguments, type ChatBenchArguments } from './chat.arguments';
+import {
+  DEFAULT_MODEL_DIR,
+  parseChatBenchArguments,
+  type ChatBenchArguments,
+} from './chat.arguments';
 import { buildPrompts, loadPromptTokenizer } from './chat.prompts';
 import {
   chatMarkdownTable,
@@ -69,6 +74,20 @@ const STEP_SAMPLES = { full: 10, quick: 3 };
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const elapsed = (since: number) => `${round((performance.now() - since) / 1000, 1)} s`;
 
+/** The default export is not committed: make it the first time (~4 min, builds a venv). */
+function ensureDefaultModel(args: ChatBenchArguments): void {
+  const defaultDir = resolve(REPO, DEFAULT_MODEL_DIR);
+  if (args.modelDir !== defaultDir || existsSync(join(defaultDir, FILES.fp32))) return;
+  log(
+    `${DEFAULT_MODEL_DIR} missing: bash tools/fixtures/run.sh real-smollm2 (first time: minutes)`,
+  );
+  const made = spawnSync('bash', ['tools/fixtures/run.sh', 'real-smollm2'], {
+    cwd: REPO,
+    stdio: 'inherit',
+  });
+  if (made.status !== 0) throw new Error('tools/fixtures/run.sh real-smollm2 failed');
+}
+
 /** The sides this run measures: the asked ones whose files exist. */
 function chosenSides(args: ChatBenchArguments): Set<SideName> {
   const unknown = (args.sides ?? []).filter((s) => !(SIDE_NAMES as readonly string[]).includes(s));
@@ -91,6 +110,7 @@ async function main(): Promise<void> {
   const args = parseChatBenchArguments(process.argv.slice(2), REPO);
   const startedAt = new Date();
   const source = sourceRevision(REPO);
+  ensureDefaultModel(args);
   const chosen = chosenSides(args);
   const threads = cpus().length;
 
