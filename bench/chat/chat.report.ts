@@ -103,12 +103,13 @@ export function chatMarkdownTable(
       s.decodeTokensPerSec,
       pct(s.bandwidthFraction),
       s.cpuMsPerToken,
+      pct(s.otherLoad),
     ].join(' | '),
   );
   const contexts = [...new Set(steps.flatMap((s) => Object.keys(s.msByContext)))];
   return [
-    '| c | side | output tok/s | TTFT p50 / p99 ms | ITL p50 / p99 ms | decode tok/s per sequence | % of bandwidth ceiling | CPU ms / token |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| c | side | output tok/s | TTFT p50 / p99 ms | ITL p50 / p99 ms | decode tok/s per sequence | % of bandwidth ceiling | CPU ms / token | other tenants |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((row) => `| ${row} |`),
     '',
     `| decode step, batch ${steps[0]?.batch ?? '-'} | ${contexts.map((c) => `ctx ${c} ms`).join(' | ')} |`,
