@@ -25,6 +25,7 @@ import {
 import { benchLevel, type SideRunners } from '../lib/interleaved.rounds';
 import { mean, round } from '../lib/latency.stats';
 import { probeMachine, type MachineProbe } from '../lib/machine.probe';
+import { sourceRevision, type SourceRevision } from '../lib/source.revision';
 import { stopSampling } from '../lib/process-tree.sampler';
 import { StackTelemetry } from '../lib/stack.telemetry';
 import { TesseraStack } from '../lib/tessera-stack.process';
@@ -69,22 +70,11 @@ function ensureBenchModel(): void {
   }
 }
 
-/** Which code was measured: the commit, and the changed files under the measured code. */
-function sourceRevision(): { commit: string; uncommitted: string[] } {
-  const git = (...args: string[]) =>
-    spawnSync('git', args, { cwd: REPO, encoding: 'utf8' }).stdout?.trim() ?? '';
-  const changed = git('status', '--porcelain', '--', 'apps', 'libs', 'tools', 'proto');
-  return {
-    commit: git('rev-parse', 'HEAD') || 'unknown',
-    uncommitted: changed ? changed.split('\n').map((line) => line.slice(3)) : [],
-  };
-}
-
 interface BenchResult {
   readonly benchmark: 'embeddings';
   readonly startedAt: string;
   readonly durationSeconds: number;
-  readonly source: ReturnType<typeof sourceRevision>;
+  readonly source: SourceRevision;
   readonly machine: MachineProbe;
   readonly ceiling: { gflops: number; probes: number[] };
   readonly model: {
@@ -106,7 +96,7 @@ interface BenchResult {
 async function main(): Promise<void> {
   const args = parseBenchArguments(process.argv.slice(2));
   const startedAt = new Date();
-  const source = sourceRevision();
+  const source = sourceRevision(REPO);
   ensureBenchModel();
 
   log('probing the machine…');

@@ -2,6 +2,7 @@
 // the ratios, and the lines a benchmark prints (one per level, one per target, and the Markdown
 // table that docs/benchmarks.md keeps). Which targets a capability has is its own business
 // (e.g. bench/embeddings/embeddings.targets.ts); this file only formats them.
+import type { LoadRunResult } from './load-run.result';
 import type { StackRunTelemetry } from './stack.telemetry';
 import { median, round } from './latency.stats';
 
@@ -12,8 +13,9 @@ import { median, round } from './latency.stats';
  */
 export type Side = 'direct' | 'service' | 'relay';
 
-export interface RoundRecord {
-  readonly side: Side;
+/** What every benchmark's round records, whatever its sides are called. */
+export interface RoundBase<S extends string> {
+  readonly side: S;
   readonly concurrency: number;
   /** -1 for the warm-up. */
   readonly round: number;
@@ -22,6 +24,29 @@ export interface RoundRecord {
   readonly failed: number;
   readonly firstError?: string;
   readonly elapsedMs: number;
+}
+
+/** The common fields of a round from its closed- or open-loop run. */
+export function roundBase<S extends string>(
+  side: S,
+  concurrency: number,
+  roundIndex: number,
+  requests: number,
+  run: LoadRunResult,
+): RoundBase<S> {
+  return {
+    side,
+    concurrency,
+    round: roundIndex,
+    requests,
+    completed: run.completed,
+    failed: run.failed,
+    firstError: run.firstError,
+    elapsedMs: round(run.elapsedMs),
+  };
+}
+
+export interface RoundRecord extends RoundBase<Side> {
   readonly itemsPerSec: number;
   readonly p50Ms: number;
   readonly p99Ms: number;

@@ -4,7 +4,13 @@
 // latency, CPU, other tenants' load and the stack's telemetry. What a request is (and what
 // input request `index` sends) is the capability's business: each side is a `send` function.
 import { cpus } from 'node:os';
-import { formatLevelLine, summarizeLevel, type RoundRecord, type Side } from './bench.report';
+import {
+  formatLevelLine,
+  roundBase,
+  summarizeLevel,
+  type RoundRecord,
+  type Side,
+} from './bench.report';
 import { runClosedLoop } from './closed-loop.driver';
 import { mean, quantile, round } from './latency.stats';
 import type { SendRequest } from './load-run.result';
@@ -60,14 +66,7 @@ async function measure(
     if (trace.error === undefined) usefulFlops += context.usefulFlops(trace.index);
   const seconds = run.elapsedMs / 1000;
   return {
-    side,
-    concurrency,
-    round: roundIndex,
-    requests,
-    completed: run.completed,
-    failed: run.failed,
-    firstError: run.firstError,
-    elapsedMs: round(run.elapsedMs),
+    ...roundBase(side, concurrency, roundIndex, requests, run),
     itemsPerSec: round(run.completed / seconds, 1),
     p50Ms: round(quantile(run.latenciesMs, 0.5)),
     p99Ms: round(quantile(run.latenciesMs, 0.99)),
@@ -115,10 +114,7 @@ export async function benchLevel(
 
     const rounds: RoundRecord[] = [];
     for (let r = 0; r < plan.rounds; r++) {
-      // Rotate which side goes first (AB BA… or ABC BCA CAB…) so a slow drift of the machine
-      // cancels out.
-      const order = sideNames.map((_, i) => sideNames[(r + i) % sideNames.length]);
-      for (const side of order) {
+      for (const side of rotation(sideNames, r)) {
         const record = await measure(
           context,
           side,
@@ -127,11 +123,7 @@ export async function benchLevel(
           plan.requestsPerRound,
           r,
         );
-        if (record.failed > 0) {
-          throw new Error(
-            `${side} c=${concurrency}: ${record.failed} failed: ${record.firstError}`,
-          );
-        }
+        assertNoFailures(`${side} c=${concurrency}`, record);
         rounds.push(record);
       }
     }
@@ -146,6 +138,22 @@ export async function benchLevel(
   } finally {
     for (const side of sideNames) runnerOf(side).close?.();
   }
+}
+
+/**
+ * The order of round `round`: rotated by one each round (AB BA… or ABC BCA CAB…), so which side
+ * goes first changes and a slow drift of the machine cancels out.
+ */
+export function rotation<T>(sides: readonly T[], round: number): T[] {
+  return sides.map((_, i) => sides[(round + i) % sides.length]);
+}
+
+/** A round with failed requests measured something else: stop the benchmark. */
+export function assertNoFailures(
+  what: string,
+  record: { readonly failed: number; readonly firstError?: string },
+): void {
+  if (record.failed > 0) throw new Error(`${what}: ${record.failed} failed: ${record.firstError}`);
 }
 
 /** The order sides run in within a round (before rotation). */

@@ -21,12 +21,42 @@ const GRAPH_FILE = join('bench', 'lib', 'matmul-ceiling.onnx');
  * The committed graph (written by `bash tools/fixtures/run.sh ceiling-probe`), found above this
  * file whether it runs from the source tree or from its build in dist/.
  */
-function matMulGraphPath(): string {
+export function matMulGraphPath(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const candidate = join(dir, GRAPH_FILE);
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) throw new Error(`${GRAPH_FILE} not found above ${__dirname}`);
   }
+}
+
+/**
+ * Median ms of one run of the committed MatMul graph on `feeds` (A [M, K], B [K, N]), per
+ * intra-op thread count, after `warmups` untimed runs.
+ */
+export async function timeMatMul(
+  feeds: { A: Tensor; B: Tensor },
+  threadCounts: readonly number[],
+  warmups: number,
+  runs: number,
+): Promise<Record<string, number>> {
+  const msByThreads: Record<string, number> = {};
+  for (const threads of threadCounts) {
+    const session = await InferenceSession.create(matMulGraphPath(), {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    for (let i = 0; i < warmups; i++) await session.run(feeds);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      await session.run(feeds);
+      times.push(performance.now() - start);
+    }
+    msByThreads[String(threads)] = median(times);
+    await session.release();
+  }
+  return msByThreads;
 }
 
 export async function probeMatMulCeiling(
@@ -40,24 +70,10 @@ export async function probeMatMulCeiling(
     A: new Tensor('float32', new Float32Array(m * k).fill(0.25), [m, k]),
     B: new Tensor('float32', weights, [k, n]),
   };
-  const graph = matMulGraphPath();
   const flop = 2 * m * k * n;
+  const msByThreads = await timeMatMul(feeds, threadCounts, 5, 25);
   const gflopsByThreads: Record<string, number> = {};
-  for (const threads of threadCounts) {
-    const session = await InferenceSession.create(graph, {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    });
-    for (let i = 0; i < 5; i++) await session.run(feeds);
-    const rates: number[] = [];
-    for (let i = 0; i < 25; i++) {
-      const start = performance.now();
-      await session.run(feeds);
-      rates.push(flop / ((performance.now() - start) * 1e6));
-    }
-    gflopsByThreads[String(threads)] = median(rates);
-    await session.release();
-  }
+  for (const [threads, ms] of Object.entries(msByThreads))
+    gflopsByThreads[threads] = flop / (ms * 1e6);
   return { m, k, n, gflopsByThreads };
 }

@@ -1,0 +1,346 @@
+// `npm run bench:chat [-- MODEL_DIR] [-- --quick]`: chat completions on the real SmolLM2-135M-
+// Instruct weights, Tessera against three references in the same run —
+//   (a) a bare onnxruntime-node greedy loop on the same ONNX file (batch 1, the per-token floor),
+//   (b) @huggingface/transformers generate() once per request, one request at a time,
+//   (c) llama.cpp (node-llama-cpp) on the GGUF the export was converted from, one sequence per
+//       concurrent request,
+//   (d) Tessera over HTTP (the whole stack, streamed), on the fp32 and the int4 file —
+// with fixed output lengths (end-of-sequence masked or ignored everywhere), the same prompts,
+// closed-loop concurrency levels with the sides interleaved round by round; then the batched
+// decode step time against context. Prints the summary, the targets and the Markdown table, and
+// writes the whole record to bench/results/.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { CAPABILITY_SERVICES } from '@tessera/contracts';
+import { formatTargetLines } from '../lib/bench.report';
+import { round } from '../lib/latency.stats';
+import { probeMachine } from '../lib/machine.probe';
+import { probeMemoryBandwidth } from '../lib/memory-bandwidth.probe';
+import { inspectOnnxWeights } from '../lib/onnx-weights.inspect';
+import { stopSampling } from '../lib/process-tree.sampler';
+import { sourceRevision } from '../lib/source.revision';
+import { StackTelemetry } from '../lib/stack.telemetry';
+import { TesseraStack } from '../lib/tessera-stack.process';
+import { BareGreedyLoop, readEosTokenIds } from './bare-greedy.reference';
+import {
+  DEFAULT_MODEL_DIR,
+  parseChatBenchArguments,
+  type ChatBenchArguments,
+} from './chat.arguments';
+import { buildPrompts, loadPromptTokenizer } from './chat.prompts';
+import {
+  chatMarkdownTable,
+  formatSideLine,
+  formatStepLine,
+  summarizeSideLevel,
+  type SideLevelSummary,
+  type StepTimes,
+} from './chat.report';
+import { runChatLevel, type ChatRound, type LevelOutputs } from './chat.rounds';
+import {
+  bareSide,
+  llamaCppSide,
+  SIDE_NAMES,
+  tesseraSide,
+  transformersSide,
+  type ChatSide,
+  type SideName,
+} from './chat.sides';
+import { chatTargets, greedyGate } from './chat.targets';
+import { measureStepTimes, type BatchedStepper } from './decode-step.probe';
+import { EngineStepper } from './engine-step.stepper';
+import { smolLm2Gguf } from './gguf.source';
+import { LlamaCppReference } from './llama-cpp.reference';
+import { TesseraChatClient } from './tessera-chat.client';
+import { TransformersGenerate } from './transformers-generate.reference';
+
+const REPO = resolve(__dirname, '..', '..', '..');
+const LAUNCHER = join(REPO, 'dist', 'tools', 'stack', 'start.js');
+const RESULTS_DIR = join(REPO, 'bench', 'results');
+const FILES = { fp32: 'onnx/model.onnx', int4: 'onnx/model_q4.onnx' } as const;
+const MODEL_IDS = { fp32: 'bench-chat-fp32', int4: 'bench-chat-int4' } as const;
+/**
+ * Where the transformers.js reference runs: c=1 only. It serves one request at a time, so its
+ * output tokens/s is the same at any concurrency (the c=8 target reads it); at c=8 it would only
+ * add a queue, at ~8× the time of the level.
+ */
+const TRANSFORMERS_LEVELS = new Set([1]);
+const PROMPTS = { count: 64, seed: 20_261_123 };
+const STEP_SAMPLES = { full: 10, quick: 3 };
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const elapsed = (since: number) => `${round((performance.now() - since) / 1000, 1)} s`;
+
+/** The default export is not committed: make it the first time (~4 min, builds a venv). */
+function ensureDefaultModel(args: ChatBenchArguments): void {
+  const defaultDir = resolve(REPO, DEFAULT_MODEL_DIR);
+  if (args.modelDir !== defaultDir || existsSync(join(defaultDir, FILES.fp32))) return;
+  log(
+    `${DEFAULT_MODEL_DIR} missing: bash tools/fixtures/run.sh real-smollm2 (first time: minutes)`,
+  );
+  const made = spawnSync('bash', ['tools/fixtures/run.sh', 'real-smollm2'], {
+    cwd: REPO,
+    stdio: 'inherit',
+  });
+  if (made.status !== 0) throw new Error('tools/fixtures/run.sh real-smollm2 failed');
+}
+
+/** The sides this run measures: the asked ones whose files exist. */
+function chosenSides(args: ChatBenchArguments): Set<SideName> {
+  const unknown = (args.sides ?? []).filter((s) => !(SIDE_NAMES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`unknown side(s) ${unknown.join(', ')}`);
+  const chosen = new Set<SideName>((args.sides as SideName[] | undefined) ?? SIDE_NAMES);
+  if (!existsSync(join(args.modelDir, FILES.fp32))) {
+    throw new Error(
+      `${args.modelDir}/${FILES.fp32} is missing: make it with bash tools/fixtures/run.sh real-smollm2`,
+    );
+  }
+  if (!existsSync(join(args.modelDir, FILES.int4))) {
+    log(`no ${FILES.int4} in ${args.modelDir}: the int4 sides are left out`);
+    chosen.delete('bare-int4');
+    chosen.delete('tessera-int4');
+  }
+  return chosen;
+}
+
+async function main(): Promise<void> {
+  const args = parseChatBenchArguments(process.argv.slice(2), REPO);
+  const startedAt = new Date();
+  const source = sourceRevision(REPO);
+  ensureDefaultModel(args);
+  const chosen = chosenSides(args);
+  const threads = cpus().length;
+
+  log('probing the machine…');
+  const machine = await probeMachine(REPO);
+  const bandwidthProbes = [(await probeMemoryBandwidth([1, threads])).gbPerSec];
+  log(
+    `${machine.cpuModel}, ${machine.cores} cores, node ${machine.node}, onnxruntime-node ` +
+      `${machine.onnxruntimeNode}, load ${round(machine.loadAverage1m)}; weight-streaming ` +
+      `bandwidth ${round(bandwidthProbes[0], 1)} GB/s`,
+  );
+
+  const tokenizer = await loadPromptTokenizer(args.modelDir);
+  const prompts = buildPrompts(tokenizer, args.modelDir, {
+    ...PROMPTS,
+    tokens: args.promptTokens,
+  });
+  const eos = readEosTokenIds(args.modelDir);
+  const weights = {
+    fp32: inspectOnnxWeights(join(args.modelDir, FILES.fp32)),
+    int4:
+      chosen.has('tessera-int4') || chosen.has('bare-int4')
+        ? inspectOnnxWeights(join(args.modelDir, FILES.int4))
+        : undefined,
+  };
+  const settings = { outputTokens: args.outputTokens, decode: tokenizer.decode };
+  const maxConcurrency = Math.max(...args.concurrency);
+
+  const sides: ChatSide[] = [];
+  let stack: TesseraStack | undefined;
+  let gguf: string | undefined;
+  let tokenizersAgree: boolean | undefined;
+  const started = performance.now();
+  try {
+    for (const dtype of ['fp32', 'int4'] as const) {
+      if (!chosen.has(`bare-${dtype}`)) continue;
+      const loop = await BareGreedyLoop.load(args.modelDir, FILES[dtype], threads);
+      sides.push(bareSide(`bare-${dtype}`, loop, weights[dtype]!.bytesPerStep, settings));
+    }
+    if (chosen.has('transformers-fp32')) {
+      const generate = await TransformersGenerate.load(args.modelDir, 'fp32', threads);
+      sides.push(
+        transformersSide(generate, weights.fp32.bytesPerStep, settings, TRANSFORMERS_LEVELS),
+      );
+    }
+    if (chosen.has('llama.cpp')) {
+      gguf = args.gguf ?? smolLm2Gguf(REPO);
+      const llama = await LlamaCppReference.load(gguf, args.llamaThreads ?? threads);
+      const sample = 'The capital of France is Paris, and its river is the Seine.';
+      tokenizersAgree =
+        JSON.stringify(llama.tokenize(sample)) === JSON.stringify(tokenizer.encodeText(sample));
+      if (!tokenizersAgree) log('WARNING: the GGUF tokenizes differently from the ONNX export');
+      sides.push(llamaCppSide(llama, settings, args.promptTokens));
+    }
+    const dtypes = (['fp32', 'int4'] as const).filter((d) => chosen.has(`tessera-${d}`));
+    const apiKey = `tsk-bench-${randomBytes(12).toString('hex')}`;
+    if (dtypes.length > 0) {
+      log(`starting the stack (${dtypes.join(', ')}) with ${JSON.stringify(args.settings)}…`);
+      stack = await TesseraStack.start({
+        launcher: args.launcher ? resolve(args.launcher) : LAUNCHER,
+        models: dtypes.map((dtype) => ({
+          id: MODEL_IDS[dtype],
+          capability: 'chat' as const,
+          source: args.modelDir,
+          dtype: dtype === 'fp32' ? 'fp32' : 'q4',
+          options: args.settings,
+        })),
+        writtenBy: 'bench/chat/chat.bench.ts',
+        apiKey,
+      });
+      for (const dtype of dtypes) {
+        const client = new TesseraChatClient(
+          stack.baseURL,
+          apiKey,
+          MODEL_IDS[dtype],
+          eos,
+          maxConcurrency,
+        );
+        sides.push(tesseraSide(`tessera-${dtype}`, client, weights[dtype]!.bytesPerStep, settings));
+      }
+    }
+    log(
+      `${sides.length} sides ready in ${elapsed(started)}: ${sides.map((s) => s.name).join(', ')}`,
+    );
+
+    const telemetry = stack
+      ? await StackTelemetry.discover({
+          stackPid: stack.pid,
+          gatewayOrigin: stack.origin,
+          capability: 'chat',
+          route: CAPABILITY_SERVICES.chat.route,
+        })
+      : undefined;
+    const outputs: LevelOutputs = { texts: new Map() };
+    const rounds: ChatRound[] = [];
+    const summaries: SideLevelSummary[] = [];
+    for (const concurrency of args.concurrency) {
+      const levelSides = sides.filter((s) => s.runsAt(concurrency));
+      const plan = {
+        concurrency,
+        rounds: args.rounds,
+        requestsPerRound: Math.max(2, concurrency),
+        promptTokens: args.promptTokens,
+        outputTokens: args.outputTokens,
+      };
+      const levelStart = performance.now();
+      const level = await runChatLevel({ prompts, telemetry, outputs, log }, plan, levelSides);
+      // Contention only lowers the bandwidth, so it is probed again and the best probe counts.
+      bandwidthProbes.push((await probeMemoryBandwidth([threads])).gbPerSec);
+      rounds.push(...level.rounds);
+      for (const side of levelSides) {
+        summaries.push(
+          summarizeSideLevel(
+            side.name,
+            concurrency,
+            level.rounds,
+            level.samples.get(side.name)!,
+            side.bytesPerStep,
+            Math.max(...bandwidthProbes),
+          ),
+        );
+      }
+      log(`c=${concurrency} measured in ${elapsed(levelStart)}`);
+    }
+    await stack?.stop();
+    stack = undefined;
+
+    log('decode step time against context…');
+    const steps: StepTimes[] = [];
+    const stepSamples = args.quick ? STEP_SAMPLES.quick : STEP_SAMPLES.full;
+    // One at a time, so only one model's caches are in memory.
+    const contexts = [...args.stepContexts].sort((a, b) => a - b);
+    const fillIds = prompts.flatMap((p) => p.ids);
+    const steppers: Array<() => Promise<BatchedStepper & { release(): Promise<void> }>> = [
+      () => EngineStepper.load(args.modelDir, FILES.fp32, threads, fillIds),
+      async () => {
+        const bare = await BareGreedyLoop.load(args.modelDir, FILES.fp32, threads);
+        return {
+          name: 'bare graph',
+          decodeStepMs: (b: number, p: number, n: number) => bare.decodeStepMs(b, p, n),
+          release: () => bare.release(),
+        };
+      },
+    ];
+    for (const load of steppers) {
+      const stepper = await load();
+      try {
+        steps.push(await measureStepTimes(stepper, args.stepBatch, contexts, stepSamples, log));
+      } finally {
+        await stepper.release();
+      }
+    }
+
+    const bandwidth = Math.max(...bandwidthProbes);
+    const gates = {
+      fp32: greedyGate(outputs.texts.get('bare-fp32'), outputs.texts.get('tessera-fp32')),
+      int4: greedyGate(outputs.texts.get('bare-int4'), outputs.texts.get('tessera-int4')),
+    };
+    const targets = chatTargets(summaries, steps, gates);
+    log(
+      `\nsummary (${args.rounds} round(s) per level, prompt ${args.promptTokens} / output ` +
+        `${args.outputTokens} tokens, bandwidth ceiling ${round(bandwidth, 1)} GB/s):`,
+    );
+    for (const summary of summaries) log(formatSideLine(summary));
+    for (const step of steps) log(formatStepLine(step));
+    for (const line of formatTargetLines(targets)) log(line);
+    log(`\n${chatMarkdownTable(summaries, steps)}\n`);
+
+    const result = {
+      benchmark: 'chat',
+      startedAt: startedAt.toISOString(),
+      durationSeconds: round((Date.now() - startedAt.getTime()) / 1000, 1),
+      quick: args.quick,
+      source,
+      machine,
+      bandwidth: {
+        gbPerSec: round(bandwidth, 2),
+        probes: bandwidthProbes.map((g) => round(g, 2)),
+        kind: 'ONNX Runtime fp32 MatMul at M=1 over 256 MiB of weights (bench/lib/memory-bandwidth.probe.ts)',
+      },
+      model: {
+        dir: relative(REPO, args.modelDir) || args.modelDir,
+        files: FILES,
+        weights,
+        gguf: gguf && (relative(REPO, gguf) || gguf),
+        tokenizersAgree,
+        eosTokenIds: eos,
+        settings: args.settings,
+      },
+      sides: sides.map((s) => ({
+        name: s.name,
+        description: s.description,
+        bytesPerStep: s.bytesPerStep,
+      })),
+      workload: {
+        ...PROMPTS,
+        promptTokens: args.promptTokens,
+        outputTokens: args.outputTokens,
+        concurrency: args.concurrency,
+        rounds: args.rounds,
+        requestsPerRound: 'max(2, concurrency)',
+        transformersLevels: [...TRANSFORMERS_LEVELS],
+        endOfSequence:
+          'bare: masked in the argmax; transformers: min_new_tokens = max_new_tokens; llama.cpp: yielded and ignored; Tessera: logit_bias −100',
+      },
+      summaries,
+      steps,
+      gates,
+      targets,
+      rounds,
+    };
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+    const file = join(
+      RESULTS_DIR,
+      `chat-${stamp}${args.quick ? '-quick' : ''}${args.label ? `-${args.label}` : ''}.json`,
+    );
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    log(`wrote ${relative(REPO, file)} (${result.durationSeconds} s)`);
+  } finally {
+    await stack?.stop();
+    for (const side of sides) await side.dispose().catch(() => undefined);
+    stopSampling();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench:chat: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,194 @@
+// The chat engine's speed targets (issue 8), judged on one run's summaries — every ratio is
+// against a reference measured in the same run:
+//   - c=1 decode tokens/s ≥ 0.9 × the bare onnxruntime-node loop on the same file (a);
+//   - c=8 aggregate output tokens/s ≥ 3 × transformers.js generate() one request at a time (b);
+//   - c=8 aggregate output tokens/s of the int4 file ≥ 1 × llama.cpp on the GGUF (c);
+//   - the batch-8 decode step at past length 2048 ≤ 1.5 × the step at 64 (the engine's stepper);
+// and the gate: Tessera's greedy output (batched with others) equals the bare loop's (alone).
+import type { TargetResult } from '../lib/bench.report';
+import { round } from '../lib/latency.stats';
+import type { SideLevelSummary, StepTimes } from './chat.report';
+import type { SideName } from './chat.sides';
+
+export const ENGINE_STEPPER = 'engine';
+
+export interface GreedyGate {
+  /** Prompts whose output both sides produced. */
+  readonly compared: number;
+  /** Of those, prompts where any of the candidate's outputs differed from the reference's. */
+  readonly mismatched: number;
+  /** The first few differing prompts, with where the texts part (for the result file). */
+  readonly examples?: Array<{
+    prompt: number;
+    reference: string;
+    /** Each differing text with the concurrency levels it came at. */
+    candidates: Array<{ text: string; concurrency: number[] }>;
+    firstDifferenceAt: number;
+  }>;
+}
+
+const EXAMPLES = 3;
+
+/** Index of the first character where two texts differ. */
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+function ratioTarget(
+  summaries: readonly SideLevelSummary[],
+  spec: {
+    name: string;
+    concurrency: number;
+    candidate: SideName;
+    reference: SideName;
+    /** Where the reference is read, when not at the same level (a one-at-a-time reference). */
+    referenceConcurrency?: number;
+    metric: 'decodeTokensPerSec' | 'tokensPerSec';
+    goal: number;
+  },
+): TargetResult {
+  const find = (side: SideName, concurrency: number) =>
+    summaries.find((s) => s.side === side && s.concurrency === concurrency);
+  const referenceLevel = spec.referenceConcurrency ?? spec.concurrency;
+  const candidate = find(spec.candidate, spec.concurrency);
+  const reference = find(spec.reference, referenceLevel);
+  const base = { name: spec.name, goal: `>= ${spec.goal}` };
+  if (!candidate || !reference) {
+    const missing = [!candidate && spec.candidate, !reference && spec.reference].filter(Boolean);
+    return {
+      ...base,
+      value: null,
+      pass: null,
+      context: `${missing.join(' and ')} not measured`,
+    };
+  }
+  const value = round(candidate[spec.metric] / reference[spec.metric], 3);
+  const perRound =
+    spec.metric === 'tokensPerSec' && referenceLevel === spec.concurrency
+      ? candidate.tokensPerSecPerRound.map((t, i) =>
+          round(t / (reference.tokensPerSecPerRound[i] ?? NaN), 2),
+        )
+      : undefined;
+  return {
+    ...base,
+    value,
+    pass: value >= spec.goal,
+    context:
+      `${spec.candidate} ${candidate[spec.metric]} vs ${spec.reference}` +
+      (referenceLevel === spec.concurrency ? '' : ` (at c=${referenceLevel})`) +
+      ` ${reference[spec.metric]} tok/s` +
+      (perRound ? ` (per round ×${perRound.join(', ×')})` : ''),
+  };
+}
+
+function stepTarget(steps: readonly StepTimes[]): TargetResult {
+  const engine = steps.find((s) => s.stepper === ENGINE_STEPPER);
+  const base = {
+    name: `batch-${engine?.batch ?? 8} decode step, past 2048 / past 64 (engine)`,
+    goal: '<= 1.5',
+  };
+  const at64 = engine?.msByContext['64'];
+  const at2048 = engine?.msByContext['2048'];
+  if (at64 === undefined || at2048 === undefined) {
+    return {
+      ...base,
+      value: null,
+      pass: null,
+      context: engine
+        ? 'past 64 and 2048 were not both measured'
+        : "the engine's step was not measured",
+    };
+  }
+  const value = round(at2048 / at64, 2);
+  return { ...base, value, pass: value <= 1.5, context: `${at64} ms at 64, ${at2048} ms at 2048` };
+}
+
+export function chatTargets(
+  summaries: readonly SideLevelSummary[],
+  steps: readonly StepTimes[],
+  gates: Partial<Record<'fp32' | 'int4', GreedyGate>>,
+): TargetResult[] {
+  const gateTarget = (dtype: 'fp32' | 'int4'): TargetResult => {
+    const gate = gates[dtype];
+    return {
+      name: `greedy output of tessera-${dtype} (batched) equals bare-${dtype} (alone), prompts differing`,
+      value: gate?.mismatched ?? null,
+      goal: '= 0',
+      pass: gate && gate.compared > 0 ? gate.mismatched === 0 : null,
+      context: !gate
+        ? 'not measured'
+        : `${gate.compared} prompts compared` +
+          (gate.examples
+            ? `; prompt ${gate.examples[0].prompt} parts at character ` +
+              `${gate.examples[0].firstDifferenceAt} at c=` +
+              `${gate.examples[0].candidates.flatMap((c) => c.concurrency).join(',')} (texts in the result file)`
+            : ''),
+    };
+  };
+  return [
+    ratioTarget(summaries, {
+      name: 'c=1 decode tokens/s, tessera-fp32 / bare-fp32 (a)',
+      concurrency: 1,
+      candidate: 'tessera-fp32',
+      reference: 'bare-fp32',
+      metric: 'decodeTokensPerSec',
+      goal: 0.9,
+    }),
+    ratioTarget(summaries, {
+      name: 'c=1 decode tokens/s, tessera-int4 / bare-int4 (a, int4 file)',
+      concurrency: 1,
+      candidate: 'tessera-int4',
+      reference: 'bare-int4',
+      metric: 'decodeTokensPerSec',
+      goal: 0.9,
+    }),
+    ratioTarget(summaries, {
+      name: 'c=8 aggregate output tokens/s, tessera-fp32 / transformers-fp32 one at a time (b)',
+      concurrency: 8,
+      candidate: 'tessera-fp32',
+      reference: 'transformers-fp32',
+      referenceConcurrency: 1,
+      metric: 'tokensPerSec',
+      goal: 3,
+    }),
+    ratioTarget(summaries, {
+      name: 'c=8 aggregate output tokens/s, tessera-int4 / llama.cpp (c)',
+      concurrency: 8,
+      candidate: 'tessera-int4',
+      reference: 'llama.cpp',
+      metric: 'tokensPerSec',
+      goal: 1,
+    }),
+    stepTarget(steps),
+    gateTarget('fp32'),
+    gateTarget('int4'),
+  ];
+}
+
+/** Compares every text the candidate produced for a prompt with the reference's. */
+export function greedyGate(
+  reference: ReadonlyMap<number, ReadonlyMap<string, number[]>> | undefined,
+  candidate: ReadonlyMap<number, ReadonlyMap<string, number[]>> | undefined,
+): GreedyGate | undefined {
+  if (!reference || !candidate) return undefined;
+  let compared = 0;
+  let mismatched = 0;
+  const examples: NonNullable<GreedyGate['examples']> = [];
+  for (const [prompt, texts] of candidate) {
+    const expected = reference.get(prompt);
+    if (!expected || expected.size !== 1) continue;
+    compared++;
+    const [want] = expected.keys();
+    const wrong = [...texts].filter(([text]) => text !== want);
+    if (wrong.length === 0) continue;
+    mismatched++;
+    if (examples.length < EXAMPLES) {
+      const at = Math.min(...wrong.map(([text]) => firstDifference(text, want)));
+      const candidates = wrong.map(([text, concurrency]) => ({ text, concurrency }));
+      examples.push({ prompt, reference: want, candidates, firstDifferenceAt: at });
+    }
+  }
+  return { compared, mismatched, ...(examples.length > 0 && { examples }) };
+}
