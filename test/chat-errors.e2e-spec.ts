@@ -186,7 +186,7 @@ describe('POST /v1/chat/completions refuses', () => {
       { ...base, model: 'tiny-bert' },
       400,
       invalid(
-        "The model 'tiny-bert' is a embeddings model and cannot be used for chat.",
+        "The model 'tiny-bert' serves embeddings and cannot be used for chat.",
         'model',
         'model_not_supported',
       ),
