@@ -8,10 +8,13 @@
 // (GPT-2, Llama 3, Qwen, SmolLM2) writes every byte of the normalized text with some token's
 // bytes, so bytes ≤ tokens × the longest token's bytes, and a string's UTF-16 length is at most
 // its UTF-8 byte length. A normalizer may shrink the text before that: Unicode composition (NFC,
-// NFKC) at most 3 code units into 1 (Hangul L+V+T); ones that can remove text (StripAccents, a
-// Replace by less, regex rules) give no bound, and such tokenizers are simply tokenized in full.
+// NFKC) turns up to 4 code units into one character (Greek U+1F8F from U+0391 + 3 marks), but a
+// composed character is never ASCII, so it takes 2 or 3 UTF-8 bytes and the input's units stay
+// under twice the output's bytes; 3 leaves a margin. Normalizers that can remove text
+// (StripAccents, a Replace by less, regex rules) give no bound: such tokenizers are tokenized in
+// full.
 
-/** Normalizer steps and how many UTF-16 units of input one unit of their output may stand for. */
+/** Normalizer steps and how many UTF-16 units of input one byte of their output may stand for. */
 const SHRINK: Readonly<Record<string, number>> = {
   NFC: 3,
   NFKC: 3,
@@ -28,7 +31,7 @@ interface NormalizerJson {
   content?: string;
 }
 
-/** The most one UTF-16 unit of normalized text may stand for; undefined when unbounded. */
+/** Input units one byte of normalized text may stand for at most; undefined when unbounded. */
 function normalizerShrink(normalizer: NormalizerJson | null | undefined): number | undefined {
   if (normalizer === null || normalizer === undefined) return 1;
   if (normalizer.type === 'Sequence') {
