@@ -186,7 +186,7 @@ describe('POST /v1/chat/completions refuses', () => {
       { ...base, model: 'tiny-bert' },
       400,
       invalid(
-        "The model 'tiny-bert' is a embeddings model and cannot be used for chat.",
+        "The model 'tiny-bert' serves embeddings and cannot be used for chat.",
         'model',
         'model_not_supported',
       ),
@@ -255,6 +255,24 @@ describe('POST /v1/chat/completions refuses', () => {
     expect(error.message).toMatch(
       /maximum context length is 2048 tokens.*resulted in \d{4} tokens/,
     );
+  });
+
+  it('a huge prompt at once, from its length, without tokenizing it, and serves on', async () => {
+    // 12 MB of one word (the body limit is 16 MiB): tokenized, it would hold the chat service's
+    // main thread for over a minute, past this test's timeout.
+    const response = await post(stack().gateway, '/v1/chat/completions', {
+      ...base,
+      messages: [{ role: 'user', content: 'x'.repeat(12_000_000) }],
+    });
+    expect(response.status).toBe(400);
+    expectSchema('ErrorResponse', response.body);
+    const { error } = response.body as { error: Record<string, string> };
+    expect(error).toMatchObject({ param: 'messages', code: 'context_length_exceeded' });
+    expect(error.message).toMatch(
+      /maximum context length is 2048 tokens.*resulted in at least \d{5,} tokens/,
+    );
+    const next = await post(stack().gateway, '/v1/chat/completions', { ...base, max_tokens: 2 });
+    expect(next.status).toBe(200);
   });
 
   it('a prompt plus max_tokens past the context, streamed or not, before any stream starts', async () => {

@@ -10,11 +10,14 @@ export class ContextLengthExceededError extends Error {
     /** The requested max tokens; undefined when the prompt alone fills the context. */
     readonly maxTokens: number | undefined,
     readonly contextLength: number,
+    /** 'at least': promptTokens is a lower bound (a prompt refused from its length alone). */
+    count: 'exact' | 'at least' = 'exact',
   ) {
+    const prompt = count === 'exact' ? `${promptTokens}` : `at least ${promptTokens}`;
     super(
       maxTokens === undefined
         ? `This model's maximum context length is ${contextLength} tokens. However, your ` +
-            `messages resulted in ${promptTokens} tokens, which leaves no room for a completion.`
+            `messages resulted in ${prompt} tokens, which leaves no room for a completion.`
         : `This model's maximum context length is ${contextLength} tokens. However, you ` +
             `requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ` +
             `${maxTokens} in the completion). Please reduce the length of the messages or ` +

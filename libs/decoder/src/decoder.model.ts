@@ -9,7 +9,7 @@ import {
   type RuntimeOptions,
   type WorkBounds,
 } from '@tessera/runtime';
-import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
+import { loadChatTokenizer, PromptTooLongError, type ChatTokenizer } from '@tessera/text';
 import { readDecoderConfig } from './decoder.config';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
 import { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
@@ -144,7 +144,7 @@ export class DecoderModel {
         throw new LogitBiasTokenError(tokenId, vocabSize);
       }
     }
-    const promptIds = this.tokenizer.encodeChat(generation.messages);
+    const promptIds = this.encodePrompt(generation);
     const requested = generation.maxTokens;
     if (promptIds.length >= contextLength) {
       throw new ContextLengthExceededError(promptIds.length, requested, contextLength);
@@ -160,6 +160,17 @@ export class DecoderModel {
       logprobs: generation.logprobs,
       topLogprobs: generation.topLogprobs,
     };
+  }
+
+  /** The prompt's ids; one that cannot fit the context is refused before it is tokenized. */
+  private encodePrompt(generation: ChatGeneration): number[] {
+    const { contextLength } = this.info;
+    try {
+      return this.tokenizer.encodeChat(generation.messages, contextLength - 1);
+    } catch (error) {
+      if (!(error instanceof PromptTooLongError)) throw error;
+      throw new ContextLengthExceededError(error.minTokens, undefined, contextLength, 'at least');
+    }
   }
 
   /** A greedy job with no extras, completed by `prepare` for real requests. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { PromptMessage } from '@tessera/decoder';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTokenizer } from './chat.tokenizer';
+import { PromptTooLongError } from './prompt-length.bound';
 import type { ChatTokenizer } from './text.contract';
 
 /** SmolLM2's real tokenizer with its chat template in chat_template.jinja (not tokenizer_config). */
@@ -69,6 +70,31 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
 
   it('reports the vocabulary size, added tokens included', () => {
     expect(tokenizers.get('model')!.vocabSize).toBe(49152);
+  });
+
+  it('refuses a prompt far past a limit from its length, without tokenizing it', () => {
+    // One 4M-character word: tokenizing it would take half a minute on the main thread.
+    const huge = [{ role: 'user' as const, content: 'x'.repeat(4_000_000) }];
+    const refusal = (() => {
+      try {
+        return tokenizers.get('model')!.encodeChat(huge, 2047);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(PromptTooLongError);
+    expect((refusal as PromptTooLongError).minTokens).toBeGreaterThan(2047);
+  });
+
+  it.each([
+    ['long tokens', '='.repeat(64 * 40) + ' ' + '-'.repeat(500)],
+    ['multi-byte text', 'café 日本語 😀🎉 '.repeat(50)],
+    ['special tokens written out', '<|im_start|><|im_end|>'.repeat(40)],
+  ])('never refuses a prompt that fits its limit exactly (%s)', (_name, content) => {
+    const tokenizer = tokenizers.get('model')!;
+    const prompt = [{ role: 'user' as const, content }];
+    const ids = tokenizer.encodeChat(prompt);
+    expect(tokenizer.encodeChat(prompt, ids.length)).toEqual(ids);
   });
 });
 

@@ -6,6 +6,7 @@ import type { PromptMessage } from '@tessera/decoder';
 import { ByteStreamDecoder } from './byte-stream.decoder';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTemplate } from './chat-template.loader';
+import { PromptLengthBound, PromptTooLongError } from './prompt-length.bound';
 import { templateHasDeveloperRole, toTemplateMessages } from './chat-template.messages';
 import { StreamingDetokenizer } from './sequence.detokenizer';
 import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
@@ -37,6 +38,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
   private readonly developerRole: boolean;
   private readonly specialIds: ReadonlySet<number>;
   private readonly tokenBytes: TokenBytes;
+  private readonly lengthBound?: PromptLengthBound;
 
   constructor(
     private readonly tokenizer: PreTrainedTokenizer,
@@ -52,8 +54,13 @@ class TemplateChatTokenizer implements ChatTokenizer {
     for (const [id, token] of tokenizer._tokenizer.get_added_tokens_decoder()) {
       added.set(id, token.content);
     }
-    this.tokenBytes = new TokenBytes(tokenizer._tokenizerJSON as TokenizerJson, added, (id) =>
-      tokenizer._tokenizer.id_to_token(id),
+    const json = tokenizer._tokenizerJSON as TokenizerJson & { normalizer?: unknown };
+    this.tokenBytes = new TokenBytes(json, added, (id) => tokenizer._tokenizer.id_to_token(id));
+    this.lengthBound = PromptLengthBound.of(
+      this.tokenBytes.byteLevel,
+      json.normalizer,
+      [...tokenizer.get_vocab().values(), ...added.keys()],
+      (id) => this.tokenBytes.bytes(id),
     );
   }
 
@@ -68,11 +75,14 @@ class TemplateChatTokenizer implements ChatTokenizer {
     }
   }
 
-  encodeChat(messages: readonly PromptMessage[]): number[] {
+  encodeChat(messages: readonly PromptMessage[], limit?: number): number[] {
+    const text = this.renderChat(messages);
+    const minTokens = this.lengthBound?.minTokens(text) ?? 0;
+    if (limit !== undefined && minTokens > limit) throw new PromptTooLongError(minTokens);
     // The template already writes the BOS/role tokens: adding special tokens again would double
     // them (SmolLM2 adds <|im_start|> as BOS), as Python's apply_chat_template(tokenize=True)
     // also avoids.
-    return this.tokenizer.encode(this.renderChat(messages), { add_special_tokens: false });
+    return this.tokenizer.encode(text, { add_special_tokens: false });
   }
 
   detokenizer(stop: readonly string[]): SequenceDetokenizer {

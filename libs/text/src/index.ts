@@ -3,4 +3,5 @@
 export type * from './text.contract';
 export { ChatTemplateError } from './chat-template.errors';
 export { loadChatTokenizer } from './chat.tokenizer';
+export { PromptTooLongError } from './prompt-length.bound';
 export { loadLocalTokenizer } from './tokenizer.loader';

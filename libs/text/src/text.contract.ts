@@ -6,8 +6,10 @@ export interface ChatTokenizer {
   /**
    * Token ids of the rendered chat template (generation prompt added, no extra BOS/EOS).
    * Throws ChatTemplateError (a 400 on `messages`) when the template refuses the conversation.
+   * With `limit`: a prompt whose length alone shows it has more than `limit` tokens is not
+   * tokenized (bounded work for huge messages); throws PromptTooLongError with that count.
    */
-  encodeChat(messages: readonly PromptMessage[]): number[];
+  encodeChat(messages: readonly PromptMessage[], limit?: number): number[];
   /** The rendered prompt text (for tests and logs). */
   renderChat(messages: readonly PromptMessage[]): string;
   /** Rows of the tokenizer's vocabulary (added tokens included). */

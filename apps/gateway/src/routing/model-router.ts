@@ -22,7 +22,7 @@ export class ModelRouter {
     if (!routed) throw OpenAIError.modelNotFound(name);
     if (routed.capability !== capability) {
       throw OpenAIError.badRequest(
-        `The model '${name}' is a ${routed.capability} model and cannot be used for ${capability}.`,
+        `The model '${name}' serves ${routed.capability} and cannot be used for ${capability}.`,
         'model',
         'model_not_supported',
       );
