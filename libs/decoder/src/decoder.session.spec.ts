@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TINY_LLAMA } from '../test/tiny-models';
+import { TINY_LLAMA, TINY_QWEN2 } from '../test/tiny-models';
 import { assertNoGroupQueryAttention } from './decoder.graph';
 import { DecoderSession } from './decoder.session';
 import { KvBatch } from './kv.batch';
@@ -118,6 +118,27 @@ describe('DecoderSession', () => {
     await expect(session.decode(KvBatch.empty(session.shape, 2), [1])).rejects.toThrow(
       /one token per row/,
     );
+  });
+});
+
+describe.each([
+  ['onnx/model_fp16.onnx', 'float16'],
+  ['onnx/model_int8.onnx', 'float32'],
+] as const)('DecoderSession on tiny-qwen2 %s', (onnxFile, kvType) => {
+  it(`reads a ${kvType} KV cache and logits from the graph`, async () => {
+    const session = await DecoderSession.load(TINY_QWEN2, onnxFile);
+    try {
+      expect(session.graph).toMatchObject({
+        layers: 2,
+        kvHeads: 1,
+        headSize: 16,
+        kvType,
+        logitsType: kvType,
+        vocabSize: 49152,
+      });
+    } finally {
+      await session.release();
+    }
   });
 });
 
