@@ -2,6 +2,7 @@
 // against the fixtures' references (transformers' generate, which onnxruntime stepping the bare
 // graph matched; for int4, onnxruntime's bare greedy loop), streamed events, usage, and the
 // checks made before queueing.
+import { onnxFileFor } from '@tessera/models';
 import { loadChatTokenizer } from '@tessera/text';
 import { TINY_LLAMA, TINY_QWEN2, greedyReferences, variantReferences } from '../test/tiny-models';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
@@ -165,7 +166,12 @@ describe.each([
 
   it(`${onnxFile}: loads, generates every conversation, leading tokens as the reference`, async () => {
     const tokenizer = await loadChatTokenizer(TINY_QWEN2);
-    const model = await DecoderModel.load({ modelDir: TINY_QWEN2, onnxFile });
+    // The file a models file entry `dtype: fp16` / `dtype: int8` names (as apps/chat loads it).
+    expect(onnxFileFor({ dtype: variant })).toBe(onnxFile);
+    const model = await DecoderModel.load({
+      modelDir: TINY_QWEN2,
+      onnxFile: onnxFileFor({ dtype: variant }),
+    });
     const tokensOf = (ids: number[]) => ids.map((id) => tokenizer.tokenInfo(id).token);
     const run = async (messages: PromptMessage[]) => {
       const stream = model.generate(generation({ messages, maxTokens: 16, logprobs: true }));
