@@ -12,6 +12,7 @@ describe('per-model runtime options', () => {
       execution_providers: ['cpu'],
       inter_op_threads: 1,
       graph_optimization_level: 'all',
+      intra_op_spinning: true,
       max_queued_items: 4096,
       max_batch_items: 8,
     });
@@ -26,6 +27,7 @@ describe('per-model runtime options', () => {
         intra_op_threads: 3,
         inter_op_threads: 2,
         graph_optimization_level: 'basic',
+        intra_op_spinning: false,
         free_dimension_overrides: { batch_size: 1 },
       },
       what,
@@ -35,6 +37,7 @@ describe('per-model runtime options', () => {
       intraOpNumThreads: 3,
       interOpNumThreads: 2,
       graphOptimizationLevel: 'basic',
+      intraOpSpinning: false,
       freeDimensionOverrides: { batch_size: 1 },
     });
   });
@@ -44,6 +47,7 @@ describe('per-model runtime options', () => {
       max_batch_items: 8,
       execution_providers: ['tpu'],
       graph_optimization_level: 'max',
+      intra_op_spinning: 'no',
       free_dimension_overrides: { batch_size: 0 },
       threads: 4,
     };
@@ -59,6 +63,7 @@ describe('per-model runtime options', () => {
     for (const option of [
       'execution_providers.0',
       'graph_optimization_level',
+      'intra_op_spinning',
       'free_dimension_overrides.batch_size',
       'threads',
     ]) {

@@ -23,6 +23,10 @@ export function sessionFactory(
         executionMode: settings.interOpNumThreads > 1 ? 'parallel' : 'sequential',
         graphOptimizationLevel: settings.graphOptimizationLevel,
         executionProviders: [...providers],
+        // ORT's session config key; it reads the value as the string "0" or "1".
+        ...(!settings.intraOpSpinning && {
+          extra: { session: { intra_op: { allow_spinning: '0' } } },
+        }),
         // A provider that fails to load is reported once, by the warning below, not also by
         // ORT's own error log on stderr.
         ...(providers.some((provider) => provider !== 'cpu') && { logSeverityLevel: 4 as const }),
