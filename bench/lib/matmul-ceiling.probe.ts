@@ -30,15 +30,22 @@ export function matMulGraphPath(): string {
 }
 
 /**
- * Median ms of one run of the committed MatMul graph on `feeds` (A [M, K], B [K, N]), per
- * intra-op thread count, after `warmups` untimed runs.
+ * Median ms of one run of the committed MatMul graph, Y = A·W with A [m, k] constant and W
+ * [k, n] patterned (filled, not zero pages the kernel could map to one shared page, and
+ * distinct), per intra-op thread count, after `warmups` untimed runs.
  */
 export async function timeMatMul(
-  feeds: { A: Tensor; B: Tensor },
+  { m, k, n }: { m: number; k: number; n: number },
   threadCounts: readonly number[],
   warmups: number,
   runs: number,
 ): Promise<Record<string, number>> {
+  const weights = new Float32Array(k * n);
+  for (let i = 0; i < weights.length; i++) weights[i] = ((i * 7919) % 1000) / 1000 - 0.5;
+  const feeds = {
+    A: new Tensor('float32', new Float32Array(m * k).fill(0.5), [m, k]),
+    B: new Tensor('float32', weights, [k, n]),
+  };
   const msByThreads: Record<string, number> = {};
   for (const threads of threadCounts) {
     const session = await InferenceSession.create(matMulGraphPath(), {
@@ -65,15 +72,16 @@ export async function probeMatMulCeiling(
   k = 384,
   n = 1536,
 ): Promise<MatMulCeiling> {
-  const weights = new Float32Array(k * n).map((_, i) => ((i * 7919) % 1000) / 1000 - 0.5);
-  const feeds = {
-    A: new Tensor('float32', new Float32Array(m * k).fill(0.25), [m, k]),
-    B: new Tensor('float32', weights, [k, n]),
-  };
-  const flop = 2 * m * k * n;
-  const msByThreads = await timeMatMul(feeds, threadCounts, 5, 25);
-  const gflopsByThreads: Record<string, number> = {};
-  for (const [threads, ms] of Object.entries(msByThreads))
-    gflopsByThreads[threads] = flop / (ms * 1e6);
-  return { m, k, n, gflopsByThreads };
+  const msByThreads = await timeMatMul({ m, k, n }, threadCounts, 5, 25);
+  return { m, k, n, gflopsByThreads: ratesByThreads(msByThreads, 2 * m * k * n) };
+}
+
+/** Per thread count, `work` units done in one run ÷ its median ms, in 10⁹ units per second. */
+export function ratesByThreads(
+  msByThreads: Record<string, number>,
+  work: number,
+): Record<string, number> {
+  const rates: Record<string, number> = {};
+  for (const [threads, ms] of Object.entries(msByThreads)) rates[threads] = work / (ms * 1e6);
+  return rates;
 }

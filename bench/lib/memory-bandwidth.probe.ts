@@ -3,8 +3,7 @@
 // with W far larger than the last-level cache, timed with 1 and with all cores. A decoder's
 // batch-1 decode step is this operation over every weight matrix, so bytes read per step ÷ this
 // bandwidth is the fastest a step can be on this machine ("% of the bandwidth ceiling").
-import { Tensor } from 'onnxruntime-node';
-import { timeMatMul } from './matmul-ceiling.probe';
+import { ratesByThreads, timeMatMul } from './matmul-ceiling.probe';
 
 export interface MemoryBandwidth {
   /** Bytes of W read by each product. */
@@ -25,17 +24,8 @@ export async function probeMemoryBandwidth(
   n = 16_384,
   runs = 12,
 ): Promise<MemoryBandwidth> {
-  // Filled (not zero pages, which the kernel could map to one shared page) and distinct.
-  const weights = new Float32Array(k * n);
-  for (let i = 0; i < weights.length; i++) weights[i] = ((i * 7919) % 1000) / 1000 - 0.5;
-  const feeds = {
-    A: new Tensor('float32', new Float32Array(k).fill(0.5), [1, k]),
-    B: new Tensor('float32', weights, [k, n]),
-  };
-  const bytes = weights.byteLength;
-  const msByThreads = await timeMatMul(feeds, threadCounts, 2, runs);
-  const gbPerSecByThreads: Record<string, number> = {};
-  for (const [threads, ms] of Object.entries(msByThreads))
-    gbPerSecByThreads[threads] = bytes / (ms * 1e6);
+  const bytes = k * n * Float32Array.BYTES_PER_ELEMENT;
+  const msByThreads = await timeMatMul({ m: 1, k, n }, threadCounts, 2, runs);
+  const gbPerSecByThreads = ratesByThreads(msByThreads, bytes);
   return { bytes, gbPerSecByThreads, gbPerSec: Math.max(...Object.values(gbPerSecByThreads)) };
 }
