@@ -1,8 +1,9 @@
 // The Generate call: the request as a ChatGeneration, the model's generation stream as frames
 // tagged with their choice, and the model's refusals (prompt past the context, a logit_bias id
-// outside the vocabulary, a conversation the chat template refuses) as OpenAI 400s. The queue's refusal (429) and the caller going away
-// reach the caller through the contracts' one table (grpcStatusErrorOf): the model stops the
-// sequence when `signal` aborts, which frees its slot before the next step.
+// outside the vocabulary, a conversation the chat template refuses) as OpenAI 400s. The queue's
+// refusal (429) and the caller going away reach the caller through the contracts' one table
+// (grpcStatusErrorOf): the model stops the sequence when `signal` aborts, which frees its slot
+// before the next step.
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
 import {

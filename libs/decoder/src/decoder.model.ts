@@ -146,10 +146,8 @@ export class DecoderModel {
     }
     const promptIds = this.encodePrompt(generation);
     const requested = generation.maxTokens;
-    if (promptIds.length >= contextLength) {
-      throw new ContextLengthExceededError(promptIds.length, requested, contextLength);
-    }
-    if (requested !== undefined && promptIds.length + requested > contextLength) {
+    // Without max_tokens, at least one token must still fit after the prompt.
+    if (promptIds.length + (requested ?? 1) > contextLength) {
       throw new ContextLengthExceededError(promptIds.length, requested, contextLength);
     }
     return {
