@@ -15,6 +15,8 @@ import {
   type PromptMessage,
   type SamplingOptions,
 } from '@tessera/decoder';
+import { responseFormatOf } from './response-format.mapper';
+import { toolsOf } from './tools.mapper';
 
 /** What the request is checked against: the model's id and its configured limits. */
 export interface GenerationLimits {
@@ -50,6 +52,8 @@ export function chatGenerationOf(
     stop: sampling?.stop ?? [],
     logprobs: sampling?.logprobs ?? false,
     topLogprobs: sampling?.logprobs ? (sampling.top_logprobs ?? 0) : 0,
+    ...responseFormatOf(request),
+    ...toolsOf(request),
   };
 }
 

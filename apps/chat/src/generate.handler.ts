@@ -86,6 +86,14 @@ function frameOf(event: GenerationEvent): GenerateResponse {
   if (event.type === 'finish') {
     return { choice_index: event.choice, finish: { finish_reason: event.reason } };
   }
+  if (event.type === 'tool_call') {
+    const { index, id, name } = event;
+    const first = id !== undefined ? { id, type: 'function', name: name ?? '' } : {};
+    return {
+      choice_index: event.choice,
+      delta: { tool_calls: [{ index, ...first, arguments: event.arguments }] },
+    };
+  }
   return {
     choice_index: event.choice,
     delta: {

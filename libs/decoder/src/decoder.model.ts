@@ -21,6 +21,7 @@ import type {
   GenerationEvent,
   GenerationUsage,
 } from './decoder.protocol';
+import { outputConstraintOf } from './grammar/output-constraint';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
 export interface DecoderModelLoadOptions {
@@ -157,6 +158,7 @@ export class DecoderModel {
       stop: generation.stop,
       logprobs: generation.logprobs,
       topLogprobs: generation.topLogprobs,
+      constraint: outputConstraintOf(generation),
     };
   }
 

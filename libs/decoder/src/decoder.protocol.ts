@@ -38,6 +38,42 @@ export interface PromptMessage {
   readonly toolCallId?: string;
 }
 
+/** A function the model may call (issue 9); `parameters` is a JSON Schema object as JSON text. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description?: string;
+  /** JSON text of an object schema; absent: the function takes no parameters. */
+  readonly parameters?: string;
+  readonly strict: boolean;
+}
+
+/** OpenAI's tool_choice: 'none', 'auto', 'required', or one named function forced. */
+export type ToolChoice = 'none' | 'auto' | 'required' | { readonly name: string };
+
+/** OpenAI's response_format, checked at the gateway (the schema is JSON text). */
+export type ResponseFormat =
+  | { readonly type: 'text' }
+  | { readonly type: 'json_object' }
+  | {
+      readonly type: 'json_schema';
+      readonly name: string;
+      readonly schema: string;
+      readonly strict: boolean;
+    };
+
+/**
+ * What a sequence's output is held to, enforced token by token by the grammar stage of the
+ * sampler (libs/decoder/src/grammar). Plain data so it crosses to the worker; the worker compiles
+ * each distinct constraint once and caches it. JSON texts, not objects, so the cache key is exact.
+ */
+export type OutputConstraint =
+  /** Any JSON object (OpenAI's JSON mode). */
+  | { readonly type: 'json_object' }
+  /** A value valid against this JSON Schema (JSON text). */
+  | { readonly type: 'json_schema'; readonly schema: string }
+  /** An XGrammar structural tag (JSON text): tool calls, triggered or forced. */
+  | { readonly type: 'structural_tag'; readonly structuralTag: string };
+
 /** One chat generation, as the service hands it to DecoderModel.generate. */
 export interface ChatGeneration {
   readonly messages: readonly PromptMessage[];
@@ -51,6 +87,14 @@ export interface ChatGeneration {
   readonly logprobs: boolean;
   /** 0–20, only with logprobs. */
   readonly topLogprobs: number;
+  /** Absent or 'text': free text. */
+  readonly responseFormat?: ResponseFormat;
+  /** Rendered into the prompt by the chat template; absent or empty: no tools. */
+  readonly tools?: readonly ToolDefinition[];
+  /** Default 'auto' when tools are given. */
+  readonly toolChoice?: ToolChoice;
+  /** Default true: several calls in one answer are allowed. */
+  readonly parallelToolCalls?: boolean;
 }
 
 /** What the worker runs: the prompt already rendered and tokenized on the main thread. */
@@ -63,6 +107,8 @@ export interface GenerateJob {
   readonly stop: readonly string[];
   readonly logprobs: boolean;
   readonly topLogprobs: number;
+  /** Grammar every choice's output is held to; absent: unconstrained. */
+  readonly constraint?: OutputConstraint;
 }
 
 export interface TopLogprob {
@@ -76,7 +122,8 @@ export interface TokenLogprob extends TopLogprob {
   readonly topLogprobs: readonly TopLogprob[];
 }
 
-export type FinishReason = 'stop' | 'length';
+/** 'tool_calls' is set on the main thread once the output parser found a call. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
 /**
  * What a generation streams, per choice: text deltas (with the logprobs of the tokens that made
@@ -88,6 +135,20 @@ export type GenerationEvent =
       readonly choice: number;
       readonly text: string;
       readonly logprobs?: readonly TokenLogprob[];
+    }
+  | {
+      /**
+       * Part of a tool call parsed out of the text (issue 9), in OpenAI's delta shape: the first
+       * event of a call carries `id` and `name` (and `arguments: ''` or a first piece); later
+       * ones append to `arguments`. Text that belongs to a call never appears in a 'delta'.
+       */
+      readonly type: 'tool_call';
+      readonly choice: number;
+      /** Position of the call within the choice's tool_calls. */
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly arguments: string;
     }
   | {
       readonly type: 'finish';

@@ -14,15 +14,13 @@ export interface PolicedFields {
   prediction?: unknown;
   web_search_options?: unknown;
   moderation?: unknown;
-  response_format?: unknown;
-  tools?: readonly unknown[] | null;
-  tool_choice?: unknown;
   functions?: readonly unknown[] | null;
   function_call?: unknown;
 }
 
-const NOT_YET =
-  'Tool calling, JSON mode and structured outputs are not supported by this server yet.';
+// response_format, tools and tool_choice are honoured: response-format.request.ts and
+// tools.request.ts. The legacy functions/function_call are not (use tools).
+const LEGACY = 'the deprecated functions API is not supported; use tools and tool_choice.';
 
 /** The reason a field's value is refused, or undefined when it is fine. */
 const RULES: { [K in keyof PolicedFields]-?: (value: PolicedFields[K]) => string | undefined } = {
@@ -47,16 +45,8 @@ const RULES: { [K in keyof PolicedFields]-?: (value: PolicedFields[K]) => string
     value != null ? 'web search is not available on this server.' : undefined,
   moderation: (value) =>
     value != null ? 'moderation of chat completions is not available on this server.' : undefined,
-  response_format: (value) => {
-    if (value == null) return undefined;
-    const type = (value as { type?: unknown }).type;
-    return type === 'text' ? undefined : `response_format '${String(type)}': ${NOT_YET}`;
-  },
-  tools: (value) => (value?.length ? NOT_YET : undefined),
-  // Without tools no tool is ever called, which is what 'none' asks for.
-  tool_choice: (value) => (value != null && value !== 'none' ? NOT_YET : undefined),
-  functions: (value) => (value?.length ? NOT_YET : undefined),
-  function_call: (value) => (value != null && value !== 'none' ? NOT_YET : undefined),
+  functions: (value) => (value?.length ? LEGACY : undefined),
+  function_call: (value) => (value != null && value !== 'none' ? LEGACY : undefined),
 };
 
 /** Throws the 400 for the first field whose value Tessera cannot honour. */

@@ -8,6 +8,8 @@ import { OpenAIError } from '../errors/openai-error';
 import { parseBody, parseValue } from '../validation/parse-body';
 import { parseMessages } from './chat-messages.request';
 import { refuseUnhonoured } from './chat-parameters.policy';
+import { responseFormatOf } from './response-format.request';
+import { toolsOf } from './tools.request';
 
 const UINT32_MAX = 2 ** 32 - 1;
 /** OpenAI's seed is an int64; JSON numbers past 2^53 arrive rounded, which is still one seed. */
@@ -110,9 +112,10 @@ export interface ChatCompletionRequest {
   /** stream_options.include_usage: a last chunk with the usage. */
   includeUsage: boolean;
   /** The Generate call, but for the model id the router resolves. */
-  generate: Required<Pick<GenerateRequest, 'messages' | 'sampling' | 'user'>> & {
-    sampling: SamplingParams;
-  };
+  generate: Required<Pick<GenerateRequest, 'messages' | 'sampling' | 'user'>> &
+    Pick<GenerateRequest, 'response_format' | 'tools' | 'tool_choice' | 'parallel_tool_calls'> & {
+      sampling: SamplingParams;
+    };
 }
 
 export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
@@ -145,6 +148,8 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
       messages: parseMessages(parsed.messages),
       sampling: samplingOf(parsed),
       user: parsed.user ?? '',
+      response_format: responseFormatOf(parsed.response_format),
+      ...toolsOf(parsed),
     },
   };
 }
