@@ -7,10 +7,12 @@ import type { UpstreamStream } from '../upstream/upstream.streams';
 import {
   finishReasonOf,
   toOpenAILogprob,
+  toOpenAIToolCallDelta,
   toOpenAIUsage,
   type CompletionIdentity,
   type FinishReason,
   type OpenAIChoiceLogprobs,
+  type OpenAIToolCallDelta,
   type OpenAIUsage,
 } from './chat.response';
 
@@ -18,7 +20,12 @@ export interface OpenAIChatCompletionChunk extends CompletionIdentity {
   object: 'chat.completion.chunk';
   choices: {
     index: number;
-    delta: { role?: 'assistant'; content?: string; refusal?: null };
+    delta: {
+      role?: 'assistant';
+      content?: string;
+      refusal?: null;
+      tool_calls?: OpenAIToolCallDelta[];
+    };
     logprobs: OpenAIChoiceLogprobs | null;
     finish_reason: FinishReason | null;
   }[];
@@ -71,6 +78,13 @@ export class ChatChunkMapper {
           ]),
         );
       }
+    }
+    // Text a frame carries comes before its calls in the model's output.
+    if (frame.delta?.tool_calls.length) {
+      const calls = frame.delta.tool_calls.map(toOpenAIToolCallDelta);
+      chunks.push(
+        this.chunk([{ index, delta: { tool_calls: calls }, logprobs: null, finish_reason: null }]),
+      );
     }
     if (frame.finish) {
       const reason = finishReasonOf(frame.finish.finish_reason);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ChatMessage, ContentPart } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
 import { paramName, parseValue } from '../validation/parse-body';
+import { FunctionName } from './tools.request';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 type Role = (typeof ROLES)[number];
@@ -49,10 +50,12 @@ const Content = z.custom<string | unknown[]>(
   { error: notContent },
 );
 
+// A call the model made earlier, sent back with the conversation: its name is held to the rule
+// tool names are (OpenAI checks it too); the arguments are passed on as the model wrote them.
 const ToolCall = z.strictObject({
-  id: z.string(),
+  id: z.string().min(1),
   type: z.literal('function'),
-  function: z.strictObject({ name: z.string(), arguments: z.string() }),
+  function: z.strictObject({ name: FunctionName, arguments: z.string() }),
 });
 
 const MESSAGE_SCHEMAS = {
@@ -91,7 +94,21 @@ function unsupported(param: string, message: string): OpenAIError {
 }
 
 export function parseMessages(messages: readonly unknown[]): ChatMessage[] {
-  return messages.map((message, index) => parseMessage(message, ['messages', index]));
+  // The ids of the calls made so far: a tool message answers one of them.
+  const calls = new Set<string>();
+  return messages.map((message, index) => {
+    const parsed = parseMessage(message, ['messages', index]);
+    for (const call of parsed.tool_calls ?? []) calls.add(call.id!);
+    if (parsed.role === 'tool' && !calls.has(parsed.tool_call_id!)) {
+      const param = `messages[${index}].tool_call_id`;
+      throw OpenAIError.badRequest(
+        `Invalid '${param}': '${parsed.tool_call_id!.slice(0, 64)}' matches no tool call of an ` +
+          "earlier assistant message; a 'tool' message answers a call listed in 'tool_calls'.",
+        param,
+      );
+    }
+    return parsed;
+  });
 }
 
 function parseMessage(message: unknown, at: readonly (string | number)[]): ChatMessage {

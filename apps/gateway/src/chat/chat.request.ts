@@ -77,7 +77,6 @@ const ChatCompletionRequestSchema = z.strictObject({
   safety_identifier: z.string().max(64).nullish(),
   metadata: StringMap(16, 64, 512).nullish(),
   service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority', 'fast']).nullish(),
-  parallel_tool_calls: z.boolean().nullish(),
   prompt_cache_key: z.string().nullish(),
   prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
   prompt_cache_options: z
@@ -95,8 +94,10 @@ const ChatCompletionRequestSchema = z.strictObject({
   response_format: z
     .looseObject({ type: z.enum(['text', 'json_object', 'json_schema']) })
     .nullish(),
+  // Checked and mapped in tools.request.ts (each value's own path in every refusal).
   tools: z.array(z.unknown()).nullish(),
   tool_choice: z.unknown().optional(),
+  parallel_tool_calls: z.boolean().nullish(),
   functions: z.array(z.unknown()).nullish(),
   function_call: z.unknown().optional(),
   audio: z.unknown().optional(),

@@ -2,7 +2,7 @@
 // (chat-chunks.ts) and the whole response (chat-completion.aggregate.ts) are made of, and what
 // every object of one completion shares (id, created, model, system_fingerprint).
 import { createHash, randomBytes } from 'node:crypto';
-import type { TokenLogprob__Output, Usage } from '@tessera/contracts';
+import type { TokenLogprob__Output, ToolCallDelta__Output, Usage } from '@tessera/contracts';
 import type { ModelSpec } from '@tessera/models';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -33,6 +33,24 @@ export interface OpenAIUsage {
   };
 }
 
+/** A call in a whole message: `arguments` is JSON text, exactly as the model wrote it. */
+export interface OpenAIToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/**
+ * A piece of a streamed call, keyed by `index`: the first piece of a call has its `id`, `type`
+ * and `function.name`; later pieces only append to `function.arguments`.
+ */
+export interface OpenAIToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments: string };
+}
+
 /** What every object of one completion carries, streamed or not. */
 export interface CompletionIdentity {
   id: string;
@@ -46,7 +64,13 @@ export interface OpenAIChatCompletion extends CompletionIdentity {
   object: 'chat.completion';
   choices: {
     index: number;
-    message: { role: 'assistant'; content: string; refusal: null };
+    /** content is null when the answer is only tool calls; tool_calls only when there are some. */
+    message: {
+      role: 'assistant';
+      content: string | null;
+      refusal: null;
+      tool_calls?: OpenAIToolCall[];
+    };
     logprobs: OpenAIChoiceLogprobs | null;
     finish_reason: FinishReason;
   }[];
@@ -81,6 +105,17 @@ export function toOpenAILogprob(logprob: TokenLogprob__Output): OpenAITokenLogpr
       logprob: top.logprob,
       bytes: [...top.bytes],
     })),
+  };
+}
+
+/** The service marks the first piece of a call by its id (proto3 sends '' for the others). */
+export function toOpenAIToolCallDelta(delta: ToolCallDelta__Output): OpenAIToolCallDelta {
+  if (delta.id === '') return { index: delta.index, function: { arguments: delta.arguments } };
+  return {
+    index: delta.index,
+    id: delta.id,
+    type: 'function',
+    function: { name: delta.name, arguments: delta.arguments },
   };
 }
 
