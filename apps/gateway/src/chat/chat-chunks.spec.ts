@@ -113,3 +113,123 @@ describe('aggregateCompletion', () => {
     ).rejects.toThrow('did not finish choice 0');
   });
 });
+
+describe('tool calls', () => {
+  /** A frame with pieces of tool calls, as the service sends them (proto3: '' when unset). */
+  const calls = (
+    choice: number,
+    ...pieces: { index: number; id?: string; name?: string; arguments: string }[]
+  ): GenerateResponse__Output => ({
+    choice_index: choice,
+    delta: {
+      role: '',
+      content: '',
+      tool_calls: pieces.map((piece) => ({
+        index: piece.index,
+        id: piece.id ?? '',
+        type: piece.id ? 'function' : '',
+        name: piece.name ?? '',
+        arguments: piece.arguments,
+      })),
+      logprobs: [],
+    },
+    frame: 'delta',
+  });
+  const toolFrames = [
+    calls(0, { index: 0, id: 'call_a', name: 'get_weather', arguments: '' }),
+    calls(0, { index: 0, arguments: '{"city": ' }),
+    calls(0, { index: 0, arguments: '"Paris"}' }),
+    calls(0, { index: 1, id: 'call_b', name: 'get_time', arguments: '{}' }),
+    finish(0, 'tool_calls', true),
+  ];
+
+  it('stream as deltas keyed by index: id, type and name first, then arguments', () => {
+    const mapper = new ChatChunkMapper(identity, { includeUsage: false, logprobs: false });
+    const deltas = toolFrames.flatMap((frame) =>
+      mapper
+        .chunksOf(frame)
+        .map((chunk) => [chunk.choices[0].delta, chunk.choices[0].finish_reason]),
+    );
+    expect(deltas).toEqual([
+      [{ role: 'assistant', content: '', refusal: null }, null],
+      [
+        {
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_a',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '' },
+            },
+          ],
+        },
+        null,
+      ],
+      [{ tool_calls: [{ index: 0, function: { arguments: '{"city": ' } }] }, null],
+      [{ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, null],
+      [
+        {
+          tool_calls: [
+            {
+              index: 1,
+              id: 'call_b',
+              type: 'function',
+              function: { name: 'get_time', arguments: '{}' },
+            },
+          ],
+        },
+        null,
+      ],
+      [{}, 'tool_calls'],
+    ]);
+  });
+
+  it('are assembled in a whole completion, with content null when there is no text', async () => {
+    const completion = await aggregateCompletion(iterate(toolFrames), identity, {
+      n: 1,
+      logprobs: false,
+    });
+    expect(completion.choices[0]).toEqual({
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: null,
+        refusal: null,
+        tool_calls: [
+          {
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city": "Paris"}' },
+          },
+          { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+        ],
+      },
+      logprobs: null,
+      finish_reason: 'tool_calls',
+    });
+  });
+
+  it('keep the text said before the calls', async () => {
+    const completion = await aggregateCompletion(
+      iterate([delta(0, 'Let me check.', []), ...toolFrames]),
+      identity,
+      { n: 1, logprobs: false },
+    );
+    expect(completion.choices[0].message.content).toBe('Let me check.');
+    expect(completion.choices[0].message.tool_calls).toHaveLength(2);
+  });
+
+  it('fail on pieces out of order (the service broke its contract)', async () => {
+    const options = { n: 1, logprobs: false };
+    await expect(
+      aggregateCompletion(iterate([calls(0, { index: 0, arguments: '{}' })]), identity, options),
+    ).rejects.toThrow('continued tool call 0 before its start');
+    await expect(
+      aggregateCompletion(
+        iterate([calls(0, { index: 1, id: 'c', name: 'f', arguments: '' })]),
+        identity,
+        options,
+      ),
+    ).rejects.toThrow('opened tool call 1 after 0');
+  });
+});

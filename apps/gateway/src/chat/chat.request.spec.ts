@@ -254,8 +254,6 @@ describe('parseChatCompletionRequest', () => {
     ['reasoning_effort', 'high'],
     ['verbosity', 'low'],
     ['response_format', { type: 'json_object' }],
-    ['tools', [{ type: 'function', function: { name: 'f' } }]],
-    ['tool_choice', 'auto'],
     ['functions', [{ name: 'f' }]],
     ['function_call', 'auto'],
   ])('refuses %s when ignoring it would change the output', (field, value) => {
