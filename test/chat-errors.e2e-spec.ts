@@ -151,11 +151,6 @@ describe('POST /v1/chat/completions refuses', () => {
     ['web_search_options', {}, 'web search is not available on this server.'],
     ['store', true, 'Tessera does not store completions; leave store out or false.'],
     [
-      'tools',
-      [{ type: 'function', function: { name: 'f', parameters: {} } }],
-      'Tool calling, JSON mode and structured outputs are not supported by this server yet.',
-    ],
-    [
       'response_format',
       { type: 'json_object' },
       "response_format 'json_object': Tool calling, JSON mode and structured outputs are not " +
