@@ -150,17 +150,24 @@ describe('POST /v1/chat/completions refuses', () => {
     ],
     ['web_search_options', {}, 'web search is not available on this server.'],
     ['store', true, 'Tessera does not store completions; leave store out or false.'],
-    [
-      'response_format',
-      { type: 'json_object' },
-      "response_format 'json_object': Tool calling, JSON mode and structured outputs are not " +
-        'supported by this server yet.',
-    ],
   ])('%s, which would change the output, with 400 naming it', async (field, value, reason) => {
     await expectError(
       { ...base, [field]: value },
       400,
       invalid(`Invalid '${field}': ${reason}`, field, 'unsupported_value'),
+    );
+  });
+
+  it('json_object when no message mentions JSON, with 400 naming messages (as OpenAI)', async () => {
+    await expectError(
+      { ...base, response_format: { type: 'json_object' } },
+      400,
+      invalid(
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of " +
+          "type 'json_object'.",
+        'messages',
+        null,
+      ),
     );
   });
 

@@ -253,7 +253,6 @@ describe('parseChatCompletionRequest', () => {
     ['moderation', { model: 'omni-moderation-latest' }],
     ['reasoning_effort', 'high'],
     ['verbosity', 'low'],
-    ['response_format', { type: 'json_object' }],
     ['functions', [{ name: 'f' }]],
     ['function_call', 'auto'],
   ])('refuses %s when ignoring it would change the output', (field, value) => {
