@@ -125,6 +125,41 @@ describe('tools', () => {
       'invalid_function_parameters',
     ],
     [
+      'with strict, a keyword outside the grammar subset',
+      [
+        {
+          type: 'function',
+          function: {
+            name: 'f',
+            strict: true,
+            parameters: { type: 'object', properties: { n: { type: 'number', multipleOf: 2 } } },
+          },
+        },
+      ],
+      'tools[0].function.parameters.properties.n.multipleOf',
+      "Invalid 'tools[0].function.parameters.properties.n.multipleOf': 'multipleOf' is not " +
+        'supported with strict: true.',
+      null,
+    ],
+    [
+      'parameters nested past the depth bound',
+      [
+        {
+          type: 'function',
+          function: {
+            name: 'f',
+            parameters: Array.from({ length: 40 }).reduce<object>(
+              (inner) => ({ type: 'object', properties: { a: inner } }),
+              { type: 'string' },
+            ),
+          },
+        },
+      ],
+      expect.stringMatching(/^tools\[0\]\.function\.parameters(\.properties\.a)+$/),
+      expect.stringContaining('schemas nest deeper than 32 levels'),
+      null,
+    ],
+    [
       'parameters that are an array',
       [{ type: 'function', function: { name: 'f', parameters: [] } }],
       'tools[0].function.parameters',

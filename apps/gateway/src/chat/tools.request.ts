@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import type { GenerateRequest, Tool, ToolChoice } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
-import { parseValue } from '../validation/parse-body';
+import { paramName, parseValue } from '../validation/parse-body';
+import { schemaProblem } from './json-schema.subset';
 
 /** OpenAI's own limit on the number of tools of one request. */
 export const MAX_TOOLS = 128;
@@ -114,7 +115,9 @@ function toolDefinitionsOf(tools: readonly unknown[]): Tool[] {
       function: {
         name: fn.name,
         description: fn.description ?? '',
-        parameters_json: fn.parameters ? parametersOf(fn.name, fn.parameters, index) : '',
+        parameters_json: fn.parameters
+          ? parametersOf(fn.name, fn.parameters, fn.strict === true, index)
+          : '',
         strict: fn.strict === true,
       },
     };
@@ -125,20 +128,31 @@ function toolDefinitionsOf(tools: readonly unknown[]): Tool[] {
  * The parameters as JSON text. Function arguments are a JSON object in every tool-call format,
  * so the schema must describe one: `type: "object"`, or no `type` (taken as an object, and
  * stated so the grammar holds the arguments to an object). Left out entirely, the function
- * takes no arguments (as OpenAI reads it).
+ * takes no arguments (as OpenAI reads it). The schema itself is held to what the grammar
+ * enforces as response_format's is: its depth always, the supported subset with `strict`.
  */
-function parametersOf(name: string, parameters: Record<string, unknown>, index: number): string {
+function parametersOf(
+  name: string,
+  parameters: Record<string, unknown>,
+  strict: boolean,
+  index: number,
+): string {
+  const at = ['tools', index, 'function', 'parameters'];
   const { type } = parameters;
-  if (type === undefined) return JSON.stringify({ type: 'object', ...parameters });
-  if (type !== 'object') {
+  if (type !== undefined && type !== 'object') {
     throw OpenAIError.badRequest(
       `Invalid schema for function '${name}': schema must be a JSON Schema of 'type: "object"', ` +
         `got 'type: ${JSON.stringify(type).slice(0, 60)}'.`,
-      `tools[${index}].function.parameters`,
+      paramName(at),
       'invalid_function_parameters',
     );
   }
-  return JSON.stringify(parameters);
+  const problem = schemaProblem(parameters, strict);
+  if (problem) {
+    const param = paramName([...at, ...problem.path]);
+    throw OpenAIError.badRequest(`Invalid '${param}': ${problem.reason}.`, param);
+  }
+  return JSON.stringify(type === undefined ? { type: 'object', ...parameters } : parameters);
 }
 
 interface ParsedChoice {
