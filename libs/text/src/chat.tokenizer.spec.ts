@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PromptMessage } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTokenizer } from './chat.tokenizer';
 import { PromptTooLongError } from './prompt-length.bound';
@@ -9,13 +9,16 @@ import type { ChatTokenizer } from './text.contract';
 
 /** SmolLM2's real tokenizer with its chat template in chat_template.jinja (not tokenizer_config). */
 const MODEL_DIR = join(__dirname, '../../../test/fixtures/models/tiny-llama');
+/** The same tokenizer with Qwen2.5-Instruct's real template (tools in the Hermes format). */
+const QWEN2_DIR = join(__dirname, '../../../test/fixtures/models/tiny-qwen2');
 const TEST_DIR = join(__dirname, '../test');
 
 interface Expectation {
   name: string;
-  template?: 'tools' | 'developer';
+  template?: 'tools' | 'developer' | 'qwen2';
   tokenizer?: 'sentencepiece';
   prompt: PromptMessage[];
+  tools?: ToolDefinition[];
   text: string;
   ids: number[];
 }
@@ -46,6 +49,7 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
   beforeAll(async () => {
     tokenizers.set('model', await loadChatTokenizer(MODEL_DIR));
     tokenizers.set('sentencepiece', await loadChatTokenizer(join(TEST_DIR, 'sentencepiece')));
+    tokenizers.set('qwen2', await loadChatTokenizer(QWEN2_DIR));
     for (const name of ['tools', 'developer']) {
       const dir = modelWithTemplate(
         readFileSync(join(TEST_DIR, `templates/${name}.jinja`), 'utf8'),
@@ -58,8 +62,8 @@ describe('loadChatTokenizer: chat templates as Python transformers renders them'
 
   it.each(EXPECTATIONS.map((e) => [e.name, e] as const))('%s', (_name, expected) => {
     const tokenizer = tokenizers.get(expected.template ?? expected.tokenizer ?? 'model')!;
-    expect(tokenizer.renderChat(expected.prompt)).toBe(expected.text);
-    expect(tokenizer.encodeChat(expected.prompt)).toEqual(expected.ids);
+    expect(tokenizer.renderChat(expected.prompt, expected.tools)).toBe(expected.text);
+    expect(tokenizer.encodeChat(expected.prompt, undefined, expected.tools)).toEqual(expected.ids);
   });
 
   it('adds no second BOS: the prompt starts with one <|im_start|>', () => {

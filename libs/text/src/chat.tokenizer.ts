@@ -2,25 +2,45 @@
 // (equal to Python transformers' apply_chat_template), prompt ids, token bytes for logprobs and
 // per-sequence detokenizers.
 import type { Message, PreTrainedTokenizer } from '@huggingface/transformers';
-import type { PromptMessage } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
 import { ByteStreamDecoder } from './byte-stream.decoder';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTemplate } from './chat-template.loader';
 import { PromptLengthBound, PromptTooLongError } from './prompt-length.bound';
-import { templateHasDeveloperRole, toTemplateMessages } from './chat-template.messages';
+import {
+  templateHasDeveloperRole,
+  toTemplateMessages,
+  type TemplateMessage,
+} from './chat-template.messages';
 import { StreamingDetokenizer } from './sequence.detokenizer';
 import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
+import {
+  detectToolCallFormat,
+  TOOL_CALL_SYNTAX,
+  templateRendersToolCalls,
+  templateRendersTools,
+  type ToolCallFormatName,
+} from './tool-calls/tool-call.formats';
+import { fallbackToolsPrompt, withFallbackTools } from './tool-calls/tool-prompt.fallback';
 import { TokenBytes, type TokenizerJson } from './token.bytes';
 import { loadLocalTokenizer } from './tokenizer.loader';
 import { WindowDecoder } from './window.decoder';
 
-export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer> {
+export interface ChatTokenizerOptions {
+  /** The models file's `tool_call_format`: wins over the one detected from the template. */
+  readonly toolCallFormat?: ToolCallFormatName;
+}
+
+export async function loadChatTokenizer(
+  modelDir: string,
+  options: ChatTokenizerOptions = {},
+): Promise<ChatTokenizer> {
   const tokenizer = await loadLocalTokenizer(modelDir);
   const template = await loadChatTemplate(
     modelDir,
     tokenizer._tokenizerConfig as { chat_template?: unknown },
   );
-  const chat = new TemplateChatTokenizer(tokenizer, template);
+  const chat = new TemplateChatTokenizer(tokenizer, template, options.toolCallFormat);
   try {
     // Compiles the template now: one that cannot render a lone user message is broken, and the
     // model must not load (rather than fail every request).
@@ -33,9 +53,24 @@ export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer
   return chat;
 }
 
+/**
+ * Tool-call markup that some tokenizers hold as special tokens ('[TOOL_CALLS]' of Mistral v3,
+ * '<|python_tag|>' of Llama 3): kept in the text, as vLLM keeps them for its tool parsers, so the
+ * parser sees where a call starts. Other special tokens are skipped as before.
+ */
+const TOOL_MARKUP = new Set(
+  Object.values(TOOL_CALL_SYNTAX).flatMap((syntax) => syntax.triggers.map((t) => t.text)),
+);
+
+/** Each tool on its own line, by the template engine's tojson (as Qwen2.5's template prints). */
+const TOOL_LINES_TEMPLATE = '{%- for tool in tools %}{{ "\n" }}{{ tool | tojson }}{%- endfor %}';
+
 class TemplateChatTokenizer implements ChatTokenizer {
   readonly vocabSize: number;
+  readonly toolCallFormat: ToolCallFormatName | undefined;
   private readonly developerRole: boolean;
+  private readonly nativeTools: boolean;
+  private readonly nativeToolCalls: boolean;
   private readonly specialIds: ReadonlySet<number>;
   private readonly tokenBytes: TokenBytes;
   private readonly lengthBound?: PromptLengthBound;
@@ -43,9 +78,17 @@ class TemplateChatTokenizer implements ChatTokenizer {
   constructor(
     private readonly tokenizer: PreTrainedTokenizer,
     private readonly template: string,
+    toolCallFormat: ToolCallFormatName | undefined,
   ) {
     this.developerRole = templateHasDeveloperRole(template);
-    this.specialIds = new Set(tokenizer.all_special_ids);
+    this.toolCallFormat = toolCallFormat ?? detectToolCallFormat(template);
+    this.nativeTools = templateRendersTools(template);
+    this.nativeToolCalls = templateRendersToolCalls(template);
+    this.specialIds = new Set(
+      tokenizer.all_special_ids.filter(
+        (id) => !TOOL_MARKUP.has(tokenizer._tokenizer.id_to_token(id) ?? ''),
+      ),
+    );
     // The highest id + 1, not the count: ids an export leaves unused still index logits rows.
     let maxId = -1;
     for (const id of tokenizer.get_vocab().values()) maxId = Math.max(maxId, id);
@@ -64,25 +107,55 @@ class TemplateChatTokenizer implements ChatTokenizer {
     );
   }
 
-  renderChat(messages: readonly PromptMessage[]): string {
-    try {
-      return this.tokenizer.apply_chat_template(
-        toTemplateMessages(messages, this.developerRole) as unknown as Message[],
-        { chat_template: this.template, add_generation_prompt: true, tokenize: false },
-      );
-    } catch (error) {
-      throw new ChatTemplateError(error);
+  renderChat(messages: readonly PromptMessage[], tools: readonly ToolDefinition[] = []): string {
+    const templateTools = tools.map(templateToolOf);
+    let conversation = messages;
+    // A template without a tools section (or without assistant tool calls) gets them written
+    // into the messages in the model's call format instead (tool-prompt.fallback.ts).
+    const fallbackTools = templateTools.length > 0 && !this.nativeTools;
+    if (fallbackTools || !this.nativeToolCalls) {
+      const format = this.toolCallFormat ?? 'hermes';
+      const prompt = fallbackTools
+        ? fallbackToolsPrompt(format, this.render([], TOOL_LINES_TEMPLATE, templateTools))
+        : undefined;
+      conversation = withFallbackTools(messages, format, prompt);
     }
+    return this.render(
+      toTemplateMessages(conversation, this.developerRole),
+      this.template,
+      this.nativeTools && templateTools.length > 0 ? templateTools : undefined,
+    );
   }
 
-  encodeChat(messages: readonly PromptMessage[], limit?: number): number[] {
-    const text = this.renderChat(messages);
+  encodeChat(
+    messages: readonly PromptMessage[],
+    limit?: number,
+    tools?: readonly ToolDefinition[],
+  ): number[] {
+    const text = this.renderChat(messages, tools);
     const minTokens = this.lengthBound?.minTokens(text) ?? 0;
     if (limit !== undefined && minTokens > limit) throw new PromptTooLongError(minTokens);
     // The template already writes the BOS/role tokens: adding special tokens again would double
     // them (SmolLM2 adds <|im_start|> as BOS), as Python's apply_chat_template(tokenize=True)
     // also avoids.
     return this.tokenizer.encode(text, { add_special_tokens: false });
+  }
+
+  private render(
+    messages: readonly TemplateMessage[],
+    template: string,
+    tools: readonly TemplateTool[] | undefined,
+  ): string {
+    try {
+      return this.tokenizer.apply_chat_template(messages as unknown as Message[], {
+        chat_template: template,
+        add_generation_prompt: true,
+        tokenize: false,
+        ...(tools !== undefined ? { tools: tools as unknown as object[] } : {}),
+      });
+    } catch (error) {
+      throw new ChatTemplateError(error);
+    }
   }
 
   detokenizer(stop: readonly string[]): SequenceDetokenizer {
@@ -109,4 +182,23 @@ class TemplateChatTokenizer implements ChatTokenizer {
       clean_up_tokenization_spaces: false,
     });
   }
+}
+
+/** A tool as OpenAI's request and Hugging Face templates both write it. */
+interface TemplateTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: unknown };
+}
+
+function templateToolOf(tool: ToolDefinition): TemplateTool {
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      ...(tool.parameters !== undefined
+        ? { parameters: JSON.parse(tool.parameters) as unknown }
+        : {}),
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // What the decoder engine and the chat service use from @tessera/text; implemented in this
 // library. Fixed up front so the engine and the text work can be built apart.
-import type { PromptMessage } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { ToolCallFormatName } from './tool-calls/tool-call.formats';
 
 export interface ChatTokenizer {
   /**
@@ -8,10 +9,21 @@ export interface ChatTokenizer {
    * Throws ChatTemplateError (a 400 on `messages`) when the template refuses the conversation.
    * With `limit`: a prompt whose length alone shows it has more than `limit` tokens is not
    * tokenized (bounded work for huge messages); throws PromptTooLongError with that count.
+   * `tools` are rendered by the template (apply_chat_template's `tools`), or by the fallback
+   * prompt when the template has no tools section (docs/chat.md, "Formats and enforcement").
    */
-  encodeChat(messages: readonly PromptMessage[], limit?: number): number[];
+  encodeChat(
+    messages: readonly PromptMessage[],
+    limit?: number,
+    tools?: readonly ToolDefinition[],
+  ): number[];
   /** The rendered prompt text (for tests and logs). */
-  renderChat(messages: readonly PromptMessage[]): string;
+  renderChat(messages: readonly PromptMessage[], tools?: readonly ToolDefinition[]): string;
+  /**
+   * The format the model writes tool calls in: the models file's `tool_call_format`, else the
+   * one its template asks for; undefined for a template whose tool format is not known.
+   */
+  readonly toolCallFormat: ToolCallFormatName | undefined;
   /** Rows of the tokenizer's vocabulary (added tokens included). */
   readonly vocabSize: number;
   /** Starts the text pipeline of one generated sequence. */

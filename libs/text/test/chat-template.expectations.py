@@ -8,7 +8,9 @@ with the SmolLM2 tokenizer and chat_template.jinja (test/fixtures/models/tiny-ll
 
 Each case holds `prompt` (the engine's PromptMessage list the spec passes to renderChat) and `hf`
 (the same conversation written by hand in the Hugging Face message format Python receives), so
-the mapping between the two is checked, not assumed.
+the mapping between the two is checked, not assumed. Cases with tools hold them in the engine's
+shape (`tools`: parameters as JSON text) and in the request's (`hf_tools`, passed as `tools=`).
+Template "qwen2" is Qwen2.5-Instruct's own, from test/fixtures/models/tiny-qwen2.
 """
 
 import json
@@ -19,6 +21,37 @@ from transformers import AutoTokenizer
 
 HERE = Path(__file__).parent
 TEMPLATES = {name: (HERE / "templates" / f"{name}.jinja").read_text() for name in ("tools", "developer")}
+QWEN2_DIR = HERE / "../../../test/fixtures/models/tiny-qwen2"
+TEMPLATES["qwen2"] = json.loads((QWEN2_DIR / "tokenizer_config.json").read_text())["chat_template"]
+
+HF_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": 'Current weather in a city ("now"), e.g. 東京',
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string"},
+                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    "days": {"type": "integer", "minimum": 1, "maximum": 7},
+                },
+                "required": ["city"],
+            },
+        },
+    },
+    {"type": "function", "function": {"name": "list_files", "parameters": {"type": "object", "properties": {}}}},
+]
+ENGINE_TOOLS = [
+    {
+        "name": tool["function"]["name"],
+        **({"description": tool["function"]["description"]} if "description" in tool["function"] else {}),
+        "parameters": json.dumps(tool["function"]["parameters"], ensure_ascii=False),
+        "strict": False,
+    }
+    for tool in HF_TOOLS
+]
 
 WEATHER_ARGS = '{"city": "Paris", "unit": "celsius"}'
 HELLO = {"role": "user", "content": "Hello"}
@@ -101,6 +134,39 @@ CASES = [
         ],
     },
     {
+        # Qwen2.5's own template: tools in its system prompt, then a full round trip (the
+        # assistant's call with content None, the tool's result as a <tool_response>).
+        "name": "qwen2-tools-round-trip",
+        "template": "qwen2",
+        "tools": ENGINE_TOOLS,
+        "hf_tools": HF_TOOLS,
+        "prompt": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "toolCalls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": WEATHER_ARGS}}],
+            },
+            {"role": "tool", "content": '{"temp": 21}', "toolCallId": "call_1"},
+        ],
+        "hf": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}}],
+            },
+            {"role": "tool", "content": '{"temp": 21}', "tool_call_id": "call_1"},
+        ],
+    },
+    {
+        "name": "qwen2-tools-system",
+        "template": "qwen2",
+        "tools": ENGINE_TOOLS,
+        "hf_tools": HF_TOOLS,
+        "prompt": [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "Files?"}],
+    },
+    {
         # Llama 2's layout (SentencePiece, '▁' spaces): template in tokenizer_config.json with
         # {{ bos_token }}, so the ids start with <s> once and the spaces around [INST] hold.
         "name": "sentencepiece-multi-turn",
@@ -124,7 +190,7 @@ def main() -> None:
         tokenizer = tokenizers[case.get("tokenizer", "model")]
         hf = case.get("hf", case["prompt"])
         template = TEMPLATES[case["template"]] if "template" in case else None
-        kwargs = {"add_generation_prompt": True, "chat_template": template}
+        kwargs = {"add_generation_prompt": True, "chat_template": template, "tools": case.get("hf_tools")}
         text = tokenizer.apply_chat_template(hf, tokenize=False, **kwargs)
         ids = tokenizer.apply_chat_template(hf, tokenize=True, **kwargs)
         out.append({**case, "hf": hf, "text": text, "ids": list(ids)})

@@ -119,9 +119,3 @@ export function toolCallTrigger(format: ToolCallFormatName): string {
       return '{"name": ';
   }
 }
-
-/** A finished call written back into a prompt (an assistant turn the template cannot render). */
-export function toolCallText(format: ToolCallFormatName, name: string, args: string): string {
-  const tag = toolCallTag(format, name);
-  return `${tag.begin}${args}${tag.end}`;
-}

@@ -94,8 +94,8 @@ const RECORDED: readonly {
     format: 'hermes',
     output:
       '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n' +
-      '<tool_call>\n{"name": "get_time", "arguments": {"timezone": "Europe/Rome"}}\n</tool_call>',
-    content: '\n',
+      '<tool_call>\n{"name": "get_time", "arguments": {"timezone": "Europe/Rome"}}\n</tool_call>\n',
+    content: '',
     calls: [
       call('call_0', 'get_weather', '{"city": "Paris"}'),
       call('call_1', 'get_time', '{"timezone": "Europe/Rome"}'),
@@ -129,6 +129,13 @@ const RECORDED: readonly {
     output: '<tool_call>\n{"arguments": {"city": "Oslo"}, "name": "get_weather"}\n</tool_call>',
     content: '',
     calls: [call('call_0', 'get_weather', '{"city":"Oslo"}')],
+  },
+  {
+    name: 'hermes: text after the calls (the whitespace before it kept)',
+    format: 'hermes',
+    output: '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\n\nDone <b>now</b>.\n',
+    content: '\n\nDone <b>now</b>.\n',
+    calls: [call('call_0', 'f', '{}')],
   },
   {
     name: 'hermes: text with angle brackets only',

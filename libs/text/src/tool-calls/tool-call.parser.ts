@@ -82,6 +82,12 @@ export class ToolCallParser {
   private state: State = { kind: 'text' };
   /** Text that may be the start of a trigger. */
   private held = '';
+  /**
+   * Whitespace right after a section ('\n' between two <tool_call> blocks): content only if
+   * text follows it, so calls alone leave no content.
+   */
+  private gap = '';
+  private afterSection = false;
   /** The section's text so far, returned as content if it turns out not to be calls. */
   private section = '';
   /** Calls already emitted in this section (its text is then never content). */
@@ -111,8 +117,9 @@ export class ToolCallParser {
   finish(): ToolCallParserEvent[] {
     const state = this.state;
     if (state.kind === 'text') {
-      this.content(this.held);
+      if (this.held !== '') this.content(this.gap + this.held);
       this.held = '';
+      this.gap = '';
     } else if (state.kind === 'head' || state.kind === 'raw' || state.kind === 'open') {
       this.abandonSection();
     } else if (state.kind === 'before-call' && this.sectionCalls === 0) {
@@ -150,11 +157,16 @@ export class ToolCallParser {
   }
 
   private text(char: string): void {
+    if (this.afterSection && this.held === '' && WHITESPACE.test(char)) {
+      this.gap += char;
+      return;
+    }
     this.held += char;
     for (const trigger of this.syntax.triggers) {
       if (!this.held.endsWith(trigger.text)) continue;
-      this.content(this.held.slice(0, this.held.length - trigger.text.length));
+      this.release(this.held.slice(0, this.held.length - trigger.text.length));
       this.held = '';
+      this.gap = '';
       this.sectionCalls = 0;
       if (trigger.inCall) {
         // The trigger is the call's own start: read again as such (step() records it).
@@ -181,8 +193,22 @@ export class ToolCallParser {
         }
       }
     }
-    this.content(this.held.slice(0, this.held.length - keep));
+    this.release(this.held.slice(0, this.held.length - keep));
     this.held = this.held.slice(this.held.length - keep);
+  }
+
+  /** Text that is content, after the whitespace gap it follows. */
+  private release(text: string): void {
+    if (text === '') return;
+    this.content(this.gap + text);
+    this.gap = '';
+    this.afterSection = false;
+  }
+
+  private endSection(): void {
+    this.section = '';
+    this.afterSection = true;
+    this.state = { kind: 'text' };
   }
 
   private open(state: { matched: number }, char: string): void {
@@ -316,13 +342,12 @@ export class ToolCallParser {
     if (close === '') {
       if (WHITESPACE.test(char)) return;
       // Llama 3: the calls ended; what follows is text again (this character included).
-      this.section = '';
-      this.state = { kind: 'text' };
+      this.endSection();
       return this.step(char);
     }
     if (char === close[state.matched]) {
       state.matched += 1;
-      if (state.matched === close.length) this.state = { kind: 'text' };
+      if (state.matched === close.length) this.endSection();
       return;
     }
     // Anything else before the closing markup is inside the call's markup: dropped.
