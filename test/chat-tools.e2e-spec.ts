@@ -278,9 +278,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
     for (const tool_choice of ['auto', 'none', 'required'] as const) {
       const next = await complete({ messages: followUp, tool_choice, seed: 22, max_tokens: 60 });
       // The calls and their results are part of the prompt now.
-      expect(next.usage!.prompt_tokens).toBeGreaterThan(
-        first.usage!.prompt_tokens + first.usage!.completion_tokens,
-      );
+      expect(next.usage!.prompt_tokens).toBeGreaterThan(first.usage!.prompt_tokens + 10);
       const [choice] = next.choices;
       expectNoMarkup(choice.message.content);
       if (tool_choice === 'required') expectValidCalls(choice.message.tool_calls as ToolCall[]);
