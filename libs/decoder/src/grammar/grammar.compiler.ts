@@ -15,6 +15,7 @@ import type {
   SequenceConstraint,
 } from './constraint.contract';
 import { GrammarConstraint } from './grammar.constraint';
+import { compactStructuralTag } from './structural-tag.compact';
 import type { EncodedVocab } from './tokenizer-vocab.reader';
 import { loadXGrammar, type XGrammarInstance } from './xgrammar.loader';
 
@@ -146,7 +147,7 @@ export class XGrammarCompiler implements ConstraintCompiler {
   }
 
   private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
-    await this.check(constraint);
+    const compactTag = await this.check(constraint);
     switch (constraint.type) {
       case 'json_object':
         return this.compiler.compileJSONSchema(ANY_OBJECT, false, NO_INDENT, undefined, false);
@@ -159,20 +160,36 @@ export class XGrammarCompiler implements ConstraintCompiler {
           true,
         );
       case 'structural_tag':
-        return this.compiler.compileStructuralTag(constraint.structuralTag);
+        return this.compiler.compileStructuralTag(compactTag!);
     }
   }
 
-  /** Converts the constraint on the checker instance; a rejection replaces that instance. */
-  private async check(constraint: OutputConstraint): Promise<void> {
+  /**
+   * Converts the constraint on the checker instance; a rejection replaces that instance. A
+   * structural tag comes back with its JSON contents compact (structural-tag.compact.ts).
+   */
+  private async check(constraint: OutputConstraint): Promise<string | undefined> {
     if (constraint.type === 'json_object') return;
     const checker = (this.checker ??= loadXGrammar());
     const { Grammar } = checker.xgrammar;
     try {
-      const grammar =
-        constraint.type === 'json_schema'
-          ? await Grammar.fromJSONSchema(constraint.schema, false, NO_INDENT, undefined, true)
-          : await Grammar.fromStructuralTag(constraint.structuralTag);
+      if (constraint.type === 'structural_tag') {
+        const compact = await compactStructuralTag(constraint.structuralTag, async (schema) => {
+          const json = await Grammar.fromJSONSchema(schema, false, NO_INDENT, undefined, true);
+          const ebnf = json.toString();
+          json.dispose();
+          return ebnf;
+        });
+        (await Grammar.fromStructuralTag(compact)).dispose();
+        return compact;
+      }
+      const grammar = await Grammar.fromJSONSchema(
+        constraint.schema,
+        false,
+        NO_INDENT,
+        undefined,
+        true,
+      );
       grammar.dispose();
     } catch (error) {
       this.checker = undefined;
