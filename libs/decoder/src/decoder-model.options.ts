@@ -1,6 +1,7 @@
 // The per-model `options` a chat entry of the models file may set: the runtime's shared options
 // (workers, session settings, queue bound) plus the scheduler's limits (see docs/chat.md).
 import { RuntimeOptionsSchema } from '@tessera/runtime';
+import { TOOL_CALL_FORMATS, type ToolCallFormatName } from '@tessera/text';
 import { z } from 'zod';
 
 const DEFAULT_MAX_N = 8;
@@ -19,6 +20,13 @@ export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
   prefill_chunk_tokens: z.number().int().min(1).default(256),
   /** Most choices (`n`) one request may ask for; default 8, or max_sequences when fewer. */
   max_n: z.number().int().min(1).optional(),
+  /**
+   * How the model writes tool calls ('hermes', 'llama3_json', 'mistral'); default: detected
+   * from its chat template (docs/chat.md, "Formats and enforcement").
+   */
+  tool_call_format: z
+    .enum(TOOL_CALL_FORMATS as [ToolCallFormatName, ...ToolCallFormatName[]])
+    .optional(),
 })
   .strict()
   .refine((options) => options.max_n === undefined || options.max_n <= options.max_sequences, {

@@ -9,7 +9,12 @@ import {
   type RuntimeOptions,
   type WorkBounds,
 } from '@tessera/runtime';
-import { loadChatTokenizer, PromptTooLongError, type ChatTokenizer } from '@tessera/text';
+import {
+  loadChatTokenizer,
+  PromptTooLongError,
+  type ChatTokenizer,
+  type ToolCallFormatName,
+} from '@tessera/text';
 import { readDecoderConfig } from './decoder.config';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
 import { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
@@ -22,6 +27,8 @@ import type {
   GenerationUsage,
 } from './decoder.protocol';
 import { outputConstraintOf } from './grammar/output-constraint';
+import { toolsActive } from './grammar/tool-calls.constraint';
+import { withToolCalls } from './tool-calls.stage';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
 export interface DecoderModelLoadOptions {
@@ -48,7 +55,14 @@ export class DecoderModel {
     private readonly pool: OrtWorkerPool<DecoderEngineTypes>,
     private readonly tokenizer: ChatTokenizer,
     readonly info: DecoderModelInfo,
-  ) {}
+  ) {
+    // A template whose format is not recognised gets Hermes, the most common one (the models
+    // file's tool_call_format names another).
+    this.toolCallFormat = tokenizer.toolCallFormat ?? 'hermes';
+  }
+
+  /** How this model writes tool calls: what the grammar forces and the parser reads. */
+  readonly toolCallFormat: ToolCallFormatName;
 
   static async load(load: DecoderModelLoadOptions): Promise<DecoderModel> {
     const modelDir = resolve(load.modelDir);
@@ -61,7 +75,9 @@ export class DecoderModel {
           `(max_position_embeddings ${config.contextLength})`,
       );
     }
-    const tokenizer = await loadChatTokenizer(modelDir);
+    const tokenizer = await loadChatTokenizer(modelDir, {
+      toolCallFormat: options.tool_call_format,
+    });
     const pool = new OrtWorkerPool({
       engine: DECODER_ENGINE,
       modelDir,
@@ -96,7 +112,14 @@ export class DecoderModel {
    */
   generate(generation: ChatGeneration, bounds: WorkBounds = {}): GenerationStream {
     const job = this.prepare(generation);
-    const source = this.pool.stream(job, bounds);
+    const stream = this.pool.stream(job, bounds);
+    // With tools in play, each choice's text is parsed into content and tool calls.
+    const source = toolsActive(generation)
+      ? withToolCalls(stream, {
+          format: this.toolCallFormat,
+          forced: typeof generation.toolChoice === 'object',
+        })
+      : stream;
     let settle!: { resolve: (usage: GenerationUsage) => void; reject: (error: unknown) => void };
     const usage = new Promise<GenerationUsage>((resolve, reject) => (settle = { resolve, reject }));
     // Only the caller that reads it sees a failure; nobody else gets an unhandled rejection.
@@ -121,8 +144,8 @@ export class DecoderModel {
   }
 
   /** The prompt as the model sees it: the rendered chat template (for tests and logs). */
-  renderPrompt(generation: Pick<ChatGeneration, 'messages'>): string {
-    return this.tokenizer.renderChat(generation.messages);
+  renderPrompt(generation: Pick<ChatGeneration, 'messages' | 'tools'>): string {
+    return this.tokenizer.renderChat(generation.messages, generation.tools);
   }
 
   /** One token of generation on every worker, so the first request pays no first-run cost. */
@@ -158,7 +181,7 @@ export class DecoderModel {
       stop: generation.stop,
       logprobs: generation.logprobs,
       topLogprobs: generation.topLogprobs,
-      constraint: outputConstraintOf(generation),
+      constraint: outputConstraintOf(generation, this.toolCallFormat),
     };
   }
 
@@ -166,7 +189,7 @@ export class DecoderModel {
   private encodePrompt(generation: ChatGeneration): number[] {
     const { contextLength } = this.info;
     try {
-      return this.tokenizer.encodeChat(generation.messages, contextLength - 1);
+      return this.tokenizer.encodeChat(generation.messages, contextLength - 1, generation.tools);
     } catch (error) {
       if (!(error instanceof PromptTooLongError)) throw error;
       throw new ContextLengthExceededError(error.minTokens, undefined, contextLength, 'at least');

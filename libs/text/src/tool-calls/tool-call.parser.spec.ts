@@ -265,11 +265,13 @@ describe('ToolCallParser on recorded outputs', () => {
     });
   });
 
-  it('returns an opened call cut off before its name as content', () => {
-    expect(parse('hermes', ['ok <tool_call>\n{"na'])).toMatchObject({
-      content: 'ok <tool_call>\n{"na',
-      calls: [],
-    });
+  it('drops the markup of a call cut off before its name', () => {
+    expect(parse('hermes', ['ok <tool_call>\n{"na'])).toMatchObject({ content: 'ok ', calls: [] });
+    expect(parse('mistral', ['[TOOL_CALLS] ['])).toMatchObject({ content: '', calls: [] });
+    const next = parse('hermes', [
+      '<tool_call>{"name": "f", "arguments": {}}</tool_call>\n<tool_ca',
+    ]);
+    expect(next).toMatchObject({ content: '', calls: [{ name: 'f' }] });
   });
 
   it('makes OpenAI-shaped ids: call_ and 24 alphanumerics, different each time', () => {

@@ -10,8 +10,10 @@
 //   delta when it closes, if it parses into a string `name` and an object of arguments;
 // - anything that is not such an object: the section's text (markup included) is returned as
 //   content, unchanged — nothing the model wrote is lost and no call is invented;
-// - the output ends inside a call: a call whose name was read stays, with the arguments written
-//   so far (the finish reason says 'length'); text before the name is returned as content.
+// - the output ends inside a call (max_tokens): a call whose name was read stays, with the
+//   arguments written so far (the finish reason says 'length'); the markup of a call cut off
+//   before its name is dropped — with a grammar it is certain to be markup, and content never
+//   shows markup.
 import { randomBytes } from 'node:crypto';
 import type { ToolCallSyntax } from './tool-call.formats';
 
@@ -117,14 +119,14 @@ export class ToolCallParser {
   finish(): ToolCallParserEvent[] {
     const state = this.state;
     if (state.kind === 'text') {
-      if (this.held !== '') this.content(this.gap + this.held);
+      // Right after a call, a held '<tool_ca' is the next call's markup cut off: dropped.
+      if (this.held !== '' && !this.afterSection) this.content(this.gap + this.held);
       this.held = '';
       this.gap = '';
-    } else if (state.kind === 'head' || state.kind === 'raw' || state.kind === 'open') {
-      this.abandonSection();
-    } else if (state.kind === 'before-call' && this.sectionCalls === 0) {
-      this.abandonSection();
     }
+    // Inside a section, whatever its state: a call whose name was read stays as it is; what was
+    // written of one before its name is markup cut off by max_tokens, and is dropped.
+    this.section = '';
     this.state = { kind: 'text' };
     return this.drain();
   }
@@ -375,11 +377,17 @@ export class ToolCallParser {
     else this.out.push({ type: 'content', text });
   }
 
-  /** A piece of the current call; consecutive argument pieces merge into one delta. */
+  /** A piece of the current call; consecutive argument pieces of one push merge. */
   private call(piece: { id?: string; name?: string; arguments: string }): void {
     const index = this.count - 1;
     const last = this.out.at(-1);
-    if (piece.id === undefined && last?.type === 'tool_call' && last.index === index) {
+    // The first delta of a call stays as OpenAI sends it: id and name, `arguments: ''`.
+    if (
+      piece.id === undefined &&
+      last?.type === 'tool_call' &&
+      last.index === index &&
+      last.id === undefined
+    ) {
       this.out[this.out.length - 1] = { ...last, arguments: last.arguments + piece.arguments };
       return;
     }
