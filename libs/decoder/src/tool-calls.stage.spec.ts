@@ -1,12 +1,12 @@
-import type { GenerationEvent, TokenLogprob } from './decoder.protocol';
+import type { EngineEvent, GenerationEvent, TokenLogprob } from './decoder.protocol';
 import { withToolCalls } from './tool-calls.stage';
 
 async function* eventsOf(events: GenerationEvent[]): AsyncGenerator<GenerationEvent> {
   for (const event of events) yield await Promise.resolve(event);
 }
 
-async function collect(events: GenerationEvent[], forced = false): Promise<GenerationEvent[]> {
-  const out: GenerationEvent[] = [];
+async function collect(events: GenerationEvent[], forced = false): Promise<EngineEvent[]> {
+  const out: EngineEvent[] = [];
   for await (const event of withToolCalls(eventsOf(events), { format: 'hermes', forced })) {
     out.push(event);
   }

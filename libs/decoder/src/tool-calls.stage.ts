@@ -3,7 +3,7 @@
 // 'tool_call' events in OpenAI's delta shape, never the calls' markup. Main thread, after the
 // worker's stream.
 import { TOOL_CALL_SYNTAX, ToolCallParser, type ToolCallFormatName } from '@tessera/text';
-import type { GenerationEvent, TokenLogprob } from './decoder.protocol';
+import type { EngineEvent, GenerationEvent, TokenLogprob } from './decoder.protocol';
 
 export interface ToolCallStageOptions {
   readonly format: ToolCallFormatName;
@@ -21,9 +21,9 @@ interface ChoiceState {
 }
 
 export async function* withToolCalls(
-  source: AsyncIterable<GenerationEvent>,
+  source: AsyncIterable<EngineEvent>,
   { format, forced }: ToolCallStageOptions,
-): AsyncGenerator<GenerationEvent> {
+): AsyncGenerator<EngineEvent> {
   const choices = new Map<number, ChoiceState>();
   const stateOf = (choice: number): ChoiceState => {
     let state = choices.get(choice);
@@ -34,7 +34,7 @@ export async function* withToolCalls(
     return state;
   };
   for await (const event of source) {
-    if (event.type === 'tool_call') {
+    if (event.type === 'tool_call' || event.type === 'grammar') {
       yield event;
     } else if (event.type === 'delta') {
       const state = stateOf(event.choice);

@@ -107,6 +107,56 @@ describe('XGrammarCompiler', () => {
     constraint.dispose();
   });
 
+  it('compiles a schema using every keyword of the documented subset, recursion included', async () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'Order',
+      type: 'object',
+      properties: {
+        id: { type: 'string', format: 'uuid' },
+        when: { type: 'string', format: 'date-time' },
+        code: { type: 'string', pattern: '^[A-Z]{3}$', minLength: 3, maxLength: 3 },
+        qty: { type: 'integer', minimum: 1, maximum: 9, exclusiveMaximum: 10 },
+        price: { type: ['number', 'null'], exclusiveMinimum: 0 },
+        tags: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1, maxItems: 2 },
+        pair: {
+          type: 'array',
+          prefixItems: [{ const: 1 }, { $ref: '#/$defs/flag' }],
+          items: false,
+        },
+        either: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'x', default: null },
+        tree: { $ref: '#/definitions/node' },
+      },
+      required: ['id', 'qty'],
+      additionalProperties: false,
+      $defs: { flag: { type: 'boolean', examples: [true], $comment: 'c' } },
+      definitions: {
+        node: {
+          type: 'object',
+          properties: {
+            children: { type: 'array', items: { $ref: '#/definitions/node' }, maxItems: 2 },
+          },
+        },
+      },
+    };
+    const constraint = await one({ type: 'json_schema', schema: JSON.stringify(schema) });
+    for (const id of encoder.encode('{"id": "', { add_special_tokens: false })) {
+      constraint.accept?.(id);
+    }
+    // A uuid starts with a hex digit.
+    const next = (await allowed(constraint)).map(textOf);
+    expect(next.length).toBeGreaterThan(0);
+    for (const token of next) expect(token).toMatch(/^[0-9a-fA-F]/);
+    constraint.dispose();
+  });
+
+  it('takes an empty schema as any JSON value', async () => {
+    const constraint = await one({ type: 'json_schema', schema: '{}' });
+    const first = new Set((await allowed(constraint)).map((id) => textOf(id)[0]));
+    for (const start of ['{', '[', '"', '1', 't', 'n']) expect(first).toContain(start);
+    constraint.dispose();
+  });
+
   it('compiles a repeated constraint once and reports the cache hit', async () => {
     const constraint: OutputConstraint = {
       type: 'json_schema',
