@@ -14,6 +14,8 @@ import { postSse, useChatStack } from './support/chat-stack';
 import { post } from './support/test-stack';
 
 const MODEL = 'tiny-qwen2';
+/** Room for a few calls (one is 20–40 tokens here): a forced answer must end by itself. */
+const MAX_TOKENS = 400;
 const stack = useChatStack();
 
 type Completion = OpenAI.Chat.Completions.ChatCompletion;
@@ -96,7 +98,7 @@ async function complete(params: Partial<Params>): Promise<Completion> {
     model: MODEL,
     messages,
     tools,
-    max_tokens: 120,
+    max_tokens: MAX_TOKENS,
     ...params,
   } as Params);
   expectSchema('CreateChatCompletionResponse', completion);
@@ -109,7 +111,7 @@ async function stream(body: Record<string, unknown>) {
     model: MODEL,
     messages,
     tools,
-    max_tokens: 120,
+    max_tokens: MAX_TOKENS,
     stream: true,
     ...body,
   });
@@ -254,7 +256,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
       model: MODEL,
       messages,
       tools,
-      max_tokens: 120,
+      max_tokens: MAX_TOKENS,
       ...params,
     });
     const final = await runner.finalChatCompletion();
@@ -278,7 +280,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
       })),
     ];
     for (const tool_choice of ['auto', 'none', 'required'] as const) {
-      const next = await complete({ messages: followUp, tool_choice, seed: 22, max_tokens: 60 });
+      const next = await complete({ messages: followUp, tool_choice, seed: 22 });
       // The calls and their results are part of the prompt now.
       expect(next.usage!.prompt_tokens).toBeGreaterThan(first.usage!.prompt_tokens + 10);
       const [choice] = next.choices;
@@ -293,7 +295,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
     const runner = stack().gateway.client.chat.completions.runTools({
       model: MODEL,
       messages,
-      max_tokens: 120,
+      max_tokens: MAX_TOKENS,
       seed: 31,
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       tools: [
@@ -323,7 +325,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
     const completion = await stack().gateway.client.chat.completions.parse({
       model: MODEL,
       messages,
-      max_tokens: 120,
+      max_tokens: MAX_TOKENS,
       seed: 41,
       tools: [
         zodFunction({
