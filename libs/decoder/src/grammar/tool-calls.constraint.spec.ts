@@ -2,6 +2,7 @@
 // vocabulary: outputs drawn at random from the tokens each grammar allows must parse into calls
 // of the allowed tools whose arguments validate against their parameters — so the grammar's tags
 // are exactly what the parser reads, in every format.
+import { rmSync } from 'node:fs';
 import Ajv from 'ajv';
 import {
   TOOL_CALL_SYNTAX,
@@ -16,6 +17,9 @@ import {
   type SmolLM2Grammar,
 } from '../../test/smollm2-grammar';
 import { NO_PARAMETERS, WEATHER_PARAMETERS as WEATHER } from '../../test/weather-tool';
+import { markupTokenizerDir, TOOL_CALLS_ID } from '../../../text/test/markup-tokenizer';
+import { XGrammarCompiler } from './grammar.compiler';
+import { readEncodedVocab } from './tokenizer-vocab.reader';
 import { DEFAULT_SAMPLING_OPTIONS } from '../sampling';
 import type { ChatGeneration, OutputConstraint, ToolDefinition } from '../decoder.protocol';
 import { outputConstraintOf } from './output-constraint';
@@ -186,6 +190,27 @@ describe('tool-call grammar ↔ parser', () => {
     expect(content).toBe('');
     expect(calls).toHaveLength(1);
     expectValid(calls, ALL);
+  });
+
+  it('lets a special token that is the opening text ([TOOL_CALLS]) open a call', async () => {
+    const dir = markupTokenizerDir();
+    const vocab = await readEncodedVocab(dir);
+    rmSync(dir, { recursive: true, force: true });
+    const compiler = await XGrammarCompiler.create({
+      vocab,
+      vocabSize: TOOL_CALLS_ID + 8,
+      eosTokenIds: [EOS],
+    });
+    for (const toolChoice of ['auto', 'required'] as const) {
+      const constraint = outputConstraintOf(generation({ toolChoice }), 'mistral')!;
+      const [sequence] = (await compiler.constraints(constraint, 1)).sequences;
+      await sequence.prepare();
+      const row = new Float32Array(TOOL_CALLS_ID + 8);
+      sequence.process(row);
+      expect(row[TOOL_CALLS_ID]).toBe(0);
+      sequence.dispose();
+    }
+    compiler.dispose();
   });
 
   it("gives no tools grammar for tool_choice 'none' (the response_format's applies)", () => {
