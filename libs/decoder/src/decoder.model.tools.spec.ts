@@ -4,19 +4,11 @@
 // are bounded so a random walk through them ends within max_tokens.
 import Ajv from 'ajv';
 import { TINY_QWEN2 } from '../test/tiny-models';
+import { NO_PARAMETERS, WEATHER_PARAMETERS as WEATHER } from '../test/weather-tool';
 import { DecoderModel } from './decoder.model';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 import type { ChatGeneration, GenerationEvent, ToolDefinition } from './decoder.protocol';
 
-const WEATHER = {
-  type: 'object',
-  properties: {
-    city: { type: 'string', enum: ['Paris', 'Oslo', 'Lima'] },
-    days: { type: 'integer', minimum: 1, maximum: 7 },
-  },
-  required: ['city', 'days'],
-  additionalProperties: false,
-};
 const TOOLS: ToolDefinition[] = [
   {
     name: 'get_weather',
@@ -29,7 +21,7 @@ const TOOLS: ToolDefinition[] = [
 const ajv = new Ajv({ strict: false });
 const VALIDATE = new Map([
   ['get_weather', ajv.compile(WEATHER)],
-  ['ping', ajv.compile({ type: 'object', maxProperties: 0 })],
+  ['ping', ajv.compile(NO_PARAMETERS)],
 ]);
 
 function generation(extra: Partial<ChatGeneration>): ChatGeneration {

@@ -1,7 +1,8 @@
 // The grammar engine against the real SmolLM2 vocabulary (the tiny-llama fixture's tokenizer):
 // masks are stepped token by token and checked against the strings the schema allows.
-import { loadChatTokenizer, loadLocalTokenizer, type ChatTokenizer } from '@tessera/text';
+import type { ChatTokenizer } from '@tessera/text';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
+import { allowedIds, loadSmolLM2Grammar } from '../../test/smollm2-grammar';
 import { TINY_LLAMA } from '../../test/tiny-models';
 import { GrammarCompileError } from '../decoder.errors';
 import type { OutputConstraint } from '../decoder.protocol';
@@ -19,10 +20,7 @@ describe('XGrammarCompiler', () => {
   let encoder: PreTrainedTokenizer;
 
   beforeAll(async () => {
-    const vocab = await readEncodedVocab(TINY_LLAMA);
-    compiler = await XGrammarCompiler.create({ vocab, vocabSize: VOCAB, eosTokenIds: [EOS] });
-    tokenizer = await loadChatTokenizer(TINY_LLAMA);
-    encoder = await loadLocalTokenizer(TINY_LLAMA);
+    ({ compiler, tokenizer, encoder } = await loadSmolLM2Grammar());
   });
   afterAll(() => compiler.dispose());
 
@@ -31,15 +29,7 @@ describe('XGrammarCompiler', () => {
     return sequences[0];
   }
 
-  /** The ids the constraint allows next. */
-  async function allowed(constraint: SequenceConstraint): Promise<number[]> {
-    await constraint.prepare();
-    const row = new Float32Array(VOCAB);
-    constraint.process(row);
-    const ids: number[] = [];
-    row.forEach((logit, id) => logit === 0 && ids.push(id));
-    return ids;
-  }
+  const allowed = allowedIds;
 
   const textOf = (id: number) => tokenizer.tokenInfo(id).token;
 

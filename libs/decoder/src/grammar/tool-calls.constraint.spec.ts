@@ -2,36 +2,28 @@
 // vocabulary: outputs drawn at random from the tokens each grammar allows must parse into calls
 // of the allowed tools whose arguments validate against their parameters — so the grammar's tags
 // are exactly what the parser reads, in every format.
+import { rmSync } from 'node:fs';
 import Ajv from 'ajv';
 import {
-  loadChatTokenizer,
-  loadLocalTokenizer,
   TOOL_CALL_SYNTAX,
   ToolCallParser,
-  type ChatTokenizer,
   type ToolCallFormatName,
   type ToolCallParserEvent,
 } from '@tessera/text';
-import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { TINY_LLAMA } from '../../test/tiny-models';
+import {
+  allowedIds,
+  loadSmolLM2Grammar,
+  SMOLLM2_EOS as EOS,
+  type SmolLM2Grammar,
+} from '../../test/smollm2-grammar';
+import { NO_PARAMETERS, WEATHER_PARAMETERS as WEATHER } from '../../test/weather-tool';
+import { markupTokenizerDir, TOOL_CALLS_ID } from '../../../text/test/markup-tokenizer';
+import { XGrammarCompiler } from './grammar.compiler';
+import { readEncodedVocab } from './tokenizer-vocab.reader';
 import { DEFAULT_SAMPLING_OPTIONS } from '../sampling';
 import type { ChatGeneration, OutputConstraint, ToolDefinition } from '../decoder.protocol';
-import { XGrammarCompiler } from './grammar.compiler';
 import { outputConstraintOf } from './output-constraint';
-import { readEncodedVocab } from './tokenizer-vocab.reader';
 
-const VOCAB = 49152;
-const EOS = 2;
-
-const WEATHER = {
-  type: 'object',
-  properties: {
-    city: { type: 'string', enum: ['Paris', 'Oslo', 'Lima'] },
-    days: { type: 'integer', minimum: 1, maximum: 7 },
-  },
-  required: ['city', 'days'],
-  additionalProperties: false,
-};
 const SEARCH = {
   type: 'object',
   properties: { query: { type: 'string', maxLength: 8 }, exact: { type: 'boolean' } },
@@ -47,7 +39,7 @@ const ajv = new Ajv({ strict: false });
 const VALIDATORS = new Map([
   ['get_weather', ajv.compile(WEATHER)],
   ['search-docs', ajv.compile(SEARCH)],
-  ['ping', ajv.compile({ type: 'object', maxProperties: 0 })],
+  ['ping', ajv.compile(NO_PARAMETERS)],
 ]);
 
 const generation = (extra: Partial<ChatGeneration>): ChatGeneration => ({
@@ -62,23 +54,19 @@ const generation = (extra: Partial<ChatGeneration>): ChatGeneration => ({
 });
 
 describe('tool-call grammar ↔ parser', () => {
-  let compiler: XGrammarCompiler;
-  let tokenizer: ChatTokenizer;
-  let encoder: PreTrainedTokenizer;
+  let grammar: SmolLM2Grammar;
 
   beforeAll(async () => {
-    const vocab = await readEncodedVocab(TINY_LLAMA);
-    compiler = await XGrammarCompiler.create({ vocab, vocabSize: VOCAB, eosTokenIds: [EOS] });
-    tokenizer = await loadChatTokenizer(TINY_LLAMA);
-    encoder = await loadLocalTokenizer(TINY_LLAMA);
+    grammar = await loadSmolLM2Grammar();
   });
-  afterAll(() => compiler.dispose());
+  afterAll(() => grammar.compiler.dispose());
 
   /**
    * An output the grammar allows: `prefix` first (it must be allowed), then random allowed
    * tokens (seeded), ending with EOS once allowed at a 1-in-4 draw, or when nothing else is.
    */
   async function draw(constraint: OutputConstraint, seed: number, prefix = ''): Promise<string> {
+    const { compiler, tokenizer, encoder } = grammar;
     const [sequence] = (await compiler.constraints(constraint, 1)).sequences;
     let state = seed;
     const random = (below: number): number => {
@@ -86,14 +74,7 @@ describe('tool-call grammar ↔ parser', () => {
       return state % below;
     };
     let text = '';
-    const allowed = async (): Promise<number[]> => {
-      await sequence.prepare();
-      const row = new Float32Array(VOCAB);
-      sequence.process(row);
-      const ids: number[] = [];
-      row.forEach((logit, id) => logit === 0 && ids.push(id));
-      return ids;
-    };
+    const allowed = () => allowedIds(sequence);
     for (const id of encoder.encode(prefix, { add_special_tokens: false })) {
       expect(await allowed()).toContain(id);
       sequence.accept?.(id);
@@ -209,6 +190,27 @@ describe('tool-call grammar ↔ parser', () => {
     expect(content).toBe('');
     expect(calls).toHaveLength(1);
     expectValid(calls, ALL);
+  });
+
+  it('lets a special token that is the opening text ([TOOL_CALLS]) open a call', async () => {
+    const dir = markupTokenizerDir();
+    const vocab = await readEncodedVocab(dir);
+    rmSync(dir, { recursive: true, force: true });
+    const compiler = await XGrammarCompiler.create({
+      vocab,
+      vocabSize: TOOL_CALLS_ID + 8,
+      eosTokenIds: [EOS],
+    });
+    for (const toolChoice of ['auto', 'required'] as const) {
+      const constraint = outputConstraintOf(generation({ toolChoice }), 'mistral')!;
+      const [sequence] = (await compiler.constraints(constraint, 1)).sequences;
+      await sequence.prepare();
+      const row = new Float32Array(TOOL_CALLS_ID + 8);
+      sequence.process(row);
+      expect(row[TOOL_CALLS_ID]).toBe(0);
+      sequence.dispose();
+    }
+    compiler.dispose();
   });
 
   it("gives no tools grammar for tool_choice 'none' (the response_format's applies)", () => {

@@ -65,6 +65,12 @@ function tokenLike(text: string, seed: number): string[] {
 
 const call = (id: string, name: string, args: string): Call => ({ id, name, arguments: args });
 
+/** Two calls, as the parallel cases of every format below make them. */
+const PARALLEL = [
+  call('call_0', 'get_weather', '{"city": "Paris"}'),
+  call('call_1', 'get_time', '{"timezone": "Europe/Rome"}'),
+];
+
 /** Outputs written the way each model family writes them (Qwen2.5, Llama 3.1, Mistral v0.3). */
 const RECORDED: readonly {
   name: string;
@@ -96,10 +102,7 @@ const RECORDED: readonly {
       '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n' +
       '<tool_call>\n{"name": "get_time", "arguments": {"timezone": "Europe/Rome"}}\n</tool_call>\n',
     content: '',
-    calls: [
-      call('call_0', 'get_weather', '{"city": "Paris"}'),
-      call('call_1', 'get_time', '{"timezone": "Europe/Rome"}'),
-    ],
+    calls: PARALLEL,
   },
   {
     name: 'hermes: braces, quotes and the closing tag inside argument strings',
@@ -186,10 +189,7 @@ const RECORDED: readonly {
       '{"name": "get_weather", "parameters": {"city": "Paris"}}; ' +
       '{"name": "get_time", "parameters": {"timezone": "Europe/Rome"}}',
     content: '',
-    calls: [
-      call('call_0', 'get_weather', '{"city": "Paris"}'),
-      call('call_1', 'get_time', '{"timezone": "Europe/Rome"}'),
-    ],
+    calls: PARALLEL,
   },
   {
     name: 'llama3_json: JSON that is not a call stays content',
@@ -205,10 +205,7 @@ const RECORDED: readonly {
       '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}, ' +
       '{"name": "get_time", "arguments": {"timezone": "Europe/Rome"}}]',
     content: '',
-    calls: [
-      call('call_0', 'get_weather', '{"city": "Paris"}'),
-      call('call_1', 'get_time', '{"timezone": "Europe/Rome"}'),
-    ],
+    calls: PARALLEL,
   },
   {
     name: 'mistral: text, then one list per call (as the grammar writes parallel calls)',
