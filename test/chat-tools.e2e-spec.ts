@@ -189,6 +189,17 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
     }
   });
 
+  it('parallel_tool_calls true (the default): an answer may make several calls', async () => {
+    const completion = await complete({ tool_choice: 'required', seed: 2, n: 6, temperature: 1 });
+    const counts = completion.choices.map((choice) => choice.message.tool_calls?.length ?? 0);
+    for (const choice of completion.choices) {
+      expect(choice.finish_reason).toBe('tool_calls');
+      expectValidCalls(choice.message.tool_calls as ToolCall[]);
+    }
+    // Seeded: with six samples, at least one goes on to a second call.
+    expect(Math.max(...counts)).toBeGreaterThan(1);
+  });
+
   it('parallel_tool_calls false: exactly one call per answer', async () => {
     const completion = await complete({
       tool_choice: 'required',
