@@ -3,7 +3,7 @@
 // 'tool_call' events in OpenAI's delta shape, never the calls' markup. Main thread, after the
 // worker's stream.
 import { TOOL_CALL_SYNTAX, ToolCallParser, type ToolCallFormatName } from '@tessera/text';
-import type { GenerationEvent, TokenLogprob } from './decoder.protocol';
+import type { EngineEvent, GenerationEvent, TokenLogprob } from './decoder.protocol';
 
 export interface ToolCallStageOptions {
   readonly format: ToolCallFormatName;
@@ -20,10 +20,11 @@ interface ChoiceState {
   pending: TokenLogprob[];
 }
 
+/** Deltas and finishes are parsed; every other event (the grammar's report) passes through. */
 export async function* withToolCalls(
-  source: AsyncIterable<GenerationEvent>,
+  source: AsyncIterable<EngineEvent>,
   { format, forced }: ToolCallStageOptions,
-): AsyncGenerator<GenerationEvent> {
+): AsyncGenerator<EngineEvent> {
   const choices = new Map<number, ChoiceState>();
   const stateOf = (choice: number): ChoiceState => {
     let state = choices.get(choice);
@@ -34,7 +35,7 @@ export async function* withToolCalls(
     return state;
   };
   for await (const event of source) {
-    if (event.type === 'tool_call') {
+    if (event.type !== 'delta' && event.type !== 'finish') {
       yield event;
     } else if (event.type === 'delta') {
       const state = stateOf(event.choice);

@@ -148,6 +148,22 @@ export class XGrammarCompiler implements ConstraintCompiler {
 
   private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
     const compactTag = await this.check(constraint);
+    try {
+      return await this.compileChecked(constraint, compactTag);
+    } catch (error) {
+      // Not expected once the checker converted it; still the request's error, not the worker's.
+      throw new GrammarCompileError(
+        this.instance.lastFailure() ?? (error as Error).message,
+        subjectOf(constraint),
+      );
+    }
+  }
+
+  /** `compactTag`: a structural tag's text as check() compacted it. */
+  private compileChecked(
+    constraint: OutputConstraint,
+    compactTag: string | undefined,
+  ): Promise<CompiledGrammar> {
     switch (constraint.type) {
       case 'json_object':
         return this.compiler.compileJSONSchema(ANY_OBJECT, false, NO_INDENT, undefined, false);
@@ -193,9 +209,16 @@ export class XGrammarCompiler implements ConstraintCompiler {
       grammar.dispose();
     } catch (error) {
       this.checker = undefined;
-      throw new GrammarCompileError(checker.lastFailure() ?? (error as Error).message);
+      throw new GrammarCompileError(
+        checker.lastFailure() ?? (error as Error).message,
+        subjectOf(constraint),
+      );
     }
   }
 }
 
 function noop(): void {}
+
+function subjectOf(constraint: OutputConstraint): 'response_format' | 'tools' {
+  return constraint.type === 'structural_tag' ? 'tools' : 'response_format';
+}
