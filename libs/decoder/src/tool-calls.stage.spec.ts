@@ -1,11 +1,11 @@
 import type { EngineEvent, GenerationEvent, TokenLogprob } from './decoder.protocol';
 import { withToolCalls } from './tool-calls.stage';
 
-async function* eventsOf(events: GenerationEvent[]): AsyncGenerator<GenerationEvent> {
+async function* eventsOf(events: EngineEvent[]): AsyncGenerator<EngineEvent> {
   for (const event of events) yield await Promise.resolve(event);
 }
 
-async function collect(events: GenerationEvent[], forced = false): Promise<EngineEvent[]> {
+async function collect(events: EngineEvent[], forced = false): Promise<EngineEvent[]> {
   const out: EngineEvent[] = [];
   for await (const event of withToolCalls(eventsOf(events), { format: 'hermes', forced })) {
     out.push(event);
@@ -49,6 +49,15 @@ describe('withToolCalls', () => {
       { type: 'tool_call', choice: 0, index: 0, arguments: '}' },
       finish(1),
       { ...finish(0), reason: 'tool_calls' },
+    ]);
+  });
+
+  it('passes the grammar report through', async () => {
+    const report: EngineEvent = { type: 'grammar', cacheHit: true, compileMs: 0 };
+    expect(await collect([report, delta(0, 'x'), finish(0)])).toEqual([
+      report,
+      delta(0, 'x'),
+      finish(0),
     ]);
   });
 

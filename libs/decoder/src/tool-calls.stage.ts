@@ -20,6 +20,7 @@ interface ChoiceState {
   pending: TokenLogprob[];
 }
 
+/** Deltas and finishes are parsed; every other event (the grammar's report) passes through. */
 export async function* withToolCalls(
   source: AsyncIterable<EngineEvent>,
   { format, forced }: ToolCallStageOptions,
@@ -34,7 +35,7 @@ export async function* withToolCalls(
     return state;
   };
   for await (const event of source) {
-    if (event.type === 'tool_call' || event.type === 'grammar') {
+    if (event.type !== 'delta' && event.type !== 'finish') {
       yield event;
     } else if (event.type === 'delta') {
       const state = stateOf(event.choice);

@@ -1,5 +1,7 @@
 // The grammar engine against the real SmolLM2 vocabulary (the tiny-llama fixture's tokenizer):
 // masks are stepped token by token and checked against the strings the schema allows.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ChatTokenizer } from '@tessera/text';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { allowedIds, loadSmolLM2Grammar } from '../../test/smollm2-grammar';
@@ -12,6 +14,10 @@ import { applyTokenBitmask, GrammarConstraint } from './grammar.constraint';
 import { readEncodedVocab } from './tokenizer-vocab.reader';
 
 const VOCAB = 49152;
+const EVERY_SUBSET_KEYWORD = join(
+  __dirname,
+  '../../../../test/fixtures/json-schema/every-subset-keyword.schema.json',
+);
 const EOS = 2;
 
 describe('XGrammarCompiler', () => {
@@ -98,38 +104,8 @@ describe('XGrammarCompiler', () => {
   });
 
   it('compiles a schema using every keyword of the documented subset, recursion included', async () => {
-    const schema = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      title: 'Order',
-      type: 'object',
-      properties: {
-        id: { type: 'string', format: 'uuid' },
-        when: { type: 'string', format: 'date-time' },
-        code: { type: 'string', pattern: '^[A-Z]{3}$', minLength: 3, maxLength: 3 },
-        qty: { type: 'integer', minimum: 1, maximum: 9, exclusiveMaximum: 10 },
-        price: { type: ['number', 'null'], exclusiveMinimum: 0 },
-        tags: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1, maxItems: 2 },
-        pair: {
-          type: 'array',
-          prefixItems: [{ const: 1 }, { $ref: '#/$defs/flag' }],
-          items: false,
-        },
-        either: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'x', default: null },
-        tree: { $ref: '#/definitions/node' },
-      },
-      required: ['id', 'qty'],
-      additionalProperties: false,
-      $defs: { flag: { type: 'boolean', examples: [true], $comment: 'c' } },
-      definitions: {
-        node: {
-          type: 'object',
-          properties: {
-            children: { type: 'array', items: { $ref: '#/definitions/node' }, maxItems: 2 },
-          },
-        },
-      },
-    };
-    const constraint = await one({ type: 'json_schema', schema: JSON.stringify(schema) });
+    const schema = readFileSync(EVERY_SUBSET_KEYWORD, 'utf8');
+    const constraint = await one({ type: 'json_schema', schema });
     for (const id of encoder.encode('{"id": "', { add_special_tokens: false })) {
       constraint.accept?.(id);
     }
@@ -179,6 +155,23 @@ describe('XGrammarCompiler', () => {
     expect((await small.compile(schema('integer'))).info.cacheHit).toBe(true);
     expect((await small.compile(schema('boolean'))).info.cacheHit).toBe(false);
     small.dispose();
+  });
+
+  it('bans the logits rows past the tokenizer when the model has more', async () => {
+    const vocab = await readEncodedVocab(TINY_LLAMA);
+    const padded = await XGrammarCompiler.create({
+      vocab,
+      vocabSize: VOCAB + 64,
+      eosTokenIds: [EOS],
+    });
+    const { sequences } = await padded.constraints({ type: 'json_schema', schema: '{}' }, 1);
+    await sequences[0].prepare();
+    const row = new Float32Array(VOCAB + 64);
+    sequences[0].process(row);
+    expect(row.slice(VOCAB).every((logit) => logit === -Infinity)).toBe(true);
+    expect(row.slice(0, VOCAB).some((logit) => logit === 0)).toBe(true);
+    sequences[0].dispose();
+    padded.dispose();
   });
 
   it.each([
@@ -231,6 +224,43 @@ describe('XGrammarCompiler', () => {
     const inside = (await allowed(constraint)).map(textOf);
     expect(inside.length).toBeGreaterThan(0);
     for (const token of inside) expect('{"name": "get_weather"}'.startsWith(token)).toBe(true);
+    constraint.dispose();
+  });
+
+  it('forces a tool call from the first token with at_least_one, then only EOS after it', async () => {
+    const tag = (name: string) => ({
+      type: 'tag',
+      begin: `<tool_call>\n{"name": "${name}", "arguments": `,
+      content: {
+        type: 'json_schema',
+        json_schema: {
+          type: 'object',
+          properties: { city: { enum: ['Paris'] } },
+          required: ['city'],
+        },
+      },
+      end: '}\n</tool_call>',
+    });
+    const structuralTag = JSON.stringify({
+      type: 'structural_tag',
+      format: {
+        type: 'triggered_tags',
+        triggers: ['<tool_call>'],
+        tags: [tag('get_weather'), tag('get_time')],
+        at_least_one: true,
+        stop_after_first: true,
+      },
+    });
+    const constraint = await one({ type: 'structural_tag', structuralTag });
+    const first = (await allowed(constraint)).map(textOf);
+    expect(first.length).toBeGreaterThan(0);
+    for (const token of first) expect('<tool_call>'.startsWith(token)).toBe(true);
+    const call = '<tool_call>\n{"name": "get_time", "arguments": {"city": "Paris"}}\n</tool_call>';
+    for (const id of encoder.encode(call, { add_special_tokens: false })) {
+      expect(await allowed(constraint)).toContain(id);
+      constraint.accept?.(id);
+    }
+    expect(await allowed(constraint)).toEqual([EOS]);
     constraint.dispose();
   });
 

@@ -159,6 +159,7 @@ export class XGrammarCompiler implements ConstraintCompiler {
     }
   }
 
+  /** `compactTag`: a structural tag's text as check() compacted it. */
   private compileChecked(
     constraint: OutputConstraint,
     compactTag: string | undefined,
