@@ -171,7 +171,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
     }
   });
 
-  it('a named tool: only that function is called, with valid arguments', async () => {
+  it('a named tool: one call of that function, with valid arguments', async () => {
     for (const tool of tools) {
       const name = tool.function.name;
       const completion = await complete({
@@ -184,6 +184,7 @@ describe('tool calls on a random-weight model, held by the grammar', () => {
         // OpenAI finishes a call it was told to make with 'stop', not 'tool_calls'.
         expect(choice.finish_reason).toBe('stop');
         expect(choice.message.content).toBeNull();
+        expect(choice.message.tool_calls).toHaveLength(1);
         expectValidCalls(choice.message.tool_calls as ToolCall[], [name]);
       }
     }
