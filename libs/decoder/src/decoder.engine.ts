@@ -26,7 +26,12 @@ export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
   let grammar: Promise<XGrammarCompiler> | undefined;
   const grammarEngine = () =>
     (grammar ??= readEncodedVocab(modelDir).then((vocab) =>
-      XGrammarCompiler.create({ vocab, vocabSize, eosTokenIds: config.eosTokenIds }),
+      XGrammarCompiler.create({
+        vocab,
+        vocabSize,
+        eosTokenIds: config.eosTokenIds,
+        tokenBytes: (id) => tokenizer.tokenInfo(id).bytes,
+      }),
     ));
   const scheduler = new ContinuousBatchScheduler(
     session,

@@ -17,6 +17,7 @@ import type {
 import { GrammarConstraint } from './grammar.constraint';
 import { compactStructuralTag } from './structural-tag.compact';
 import type { EncodedVocab } from './tokenizer-vocab.reader';
+import { Utf8Vocabulary } from './utf8.guard';
 import { loadXGrammar, type XGrammarInstance } from './xgrammar.loader';
 
 /** Compiled grammars kept per worker (each holds token masks for its states: ~KB to a few MB). */
@@ -40,6 +41,8 @@ export interface GrammarVocabulary {
   readonly vocabSize: number;
   /** The model's end-of-sequence ids: what a complete value allows next. */
   readonly eosTokenIds: readonly number[];
+  /** Each token's exact bytes, for the UTF-8 guard (utf8.guard.ts); absent: no guard. */
+  readonly tokenBytes?: (tokenId: number) => readonly number[];
 }
 
 export class XGrammarCompiler implements ConstraintCompiler {
@@ -58,10 +61,11 @@ export class XGrammarCompiler implements ConstraintCompiler {
     private readonly tokenizerInfo: TokenizerInfo,
     private readonly compiler: GrammarCompiler,
     private readonly capacity: number,
+    private readonly utf8?: Utf8Vocabulary,
   ) {}
 
   static async create(
-    { vocab, vocabSize, eosTokenIds }: GrammarVocabulary,
+    { vocab, vocabSize, eosTokenIds, tokenBytes }: GrammarVocabulary,
     capacity = GRAMMAR_CACHE_SIZE,
   ): Promise<XGrammarCompiler> {
     const instance = loadXGrammar();
@@ -75,7 +79,8 @@ export class XGrammarCompiler implements ConstraintCompiler {
     );
     // XGrammar's own cache is unbounded: this class keeps a bounded one instead.
     const compiler = await GrammarCompiler.createGrammarCompiler(info, false);
-    return new XGrammarCompiler(instance, info, compiler, capacity);
+    const utf8 = tokenBytes && Utf8Vocabulary.fromTokens(vocab.tokens.length, tokenBytes);
+    return new XGrammarCompiler(instance, info, compiler, capacity, utf8);
   }
 
   get stats(): GrammarCompilerStats {
@@ -91,7 +96,8 @@ export class XGrammarCompiler implements ConstraintCompiler {
     const { GrammarMatcher } = this.instance.xgrammar;
     const sequences: SequenceConstraint[] = [];
     for (let i = 0; i < count; i++) {
-      sequences.push(new GrammarConstraint(await GrammarMatcher.createGrammarMatcher(grammar)));
+      const matcher = await GrammarMatcher.createGrammarMatcher(grammar);
+      sequences.push(new GrammarConstraint(matcher, this.utf8?.guard()));
     }
     return { sequences, info };
   }

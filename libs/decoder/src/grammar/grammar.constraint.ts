@@ -4,6 +4,7 @@
 // tokens, so the sequence ends with 'stop'; max_tokens before that ends it with 'length'.
 import type { GrammarMatcher } from '@mlc-ai/web-xgrammar';
 import type { SequenceConstraint } from './constraint.contract';
+import type { Utf8Guard } from './utf8.guard';
 
 const ALL_ALLOWED = -1;
 
@@ -11,7 +12,11 @@ export class GrammarConstraint implements SequenceConstraint {
   private mask?: Int32Array;
   private disposed = false;
 
-  constructor(private readonly matcher: GrammarMatcher) {}
+  constructor(
+    private readonly matcher: GrammarMatcher,
+    /** Bans what XGrammar allows but UTF-8 does not (utf8.guard.ts); absent in unit tests. */
+    private readonly utf8?: Utf8Guard,
+  ) {}
 
   async prepare(): Promise<void> {
     this.mask = await this.matcher.getNextTokenBitmask();
@@ -22,6 +27,7 @@ export class GrammarConstraint implements SequenceConstraint {
     if (!mask) throw new Error('grammar mask not prepared for this step');
     this.mask = undefined;
     applyTokenBitmask(mask, logits);
+    this.utf8?.process(logits);
   }
 
   accept(tokenId: number): void {
@@ -29,6 +35,7 @@ export class GrammarConstraint implements SequenceConstraint {
       // Cannot happen for a token the mask allowed; a bug must not produce invalid output.
       throw new Error(`token ${tokenId} does not match the grammar`);
     }
+    this.utf8?.accept(tokenId);
   }
 
   get terminated(): boolean {
