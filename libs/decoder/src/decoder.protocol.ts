@@ -23,6 +23,21 @@ export interface SamplingOptions {
   readonly logitBias: Readonly<Record<number, number>>;
 }
 
+/** OpenAI's image_url.detail, applied to the image processor (see docs/chat.md, "Images"). */
+export type ImageDetail = 'auto' | 'low' | 'high';
+
+/** An image part's bytes, already fetched or decoded from its data: URL by the gateway. */
+export interface ImageInput {
+  readonly data: Uint8Array;
+  readonly mimeType: string;
+  readonly detail: ImageDetail;
+}
+
+/** One content part of a message, in the order the client sent them. */
+export type PromptContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly image: ImageInput };
+
 /** A message as the chat template sees it (content already flattened to text parts). */
 export interface PromptMessage {
   readonly role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
@@ -36,6 +51,11 @@ export interface PromptMessage {
     readonly function: { readonly name: string; readonly arguments: string };
   }[];
   readonly toolCallId?: string;
+  /**
+   * Set only when the message has an image: every part in order (the text parts are also
+   * joined in `content`). Only a model with a vision encoder takes it.
+   */
+  readonly parts?: readonly PromptContentPart[];
 }
 
 /** A function the model may call (issue 9); `parameters` is a JSON Schema object as JSON text. */
