@@ -15,6 +15,8 @@ export interface ChatModel {
   /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
   created: number;
   contextLength: number;
+  /** ['vision'] for a model with a vision encoder (GET /v1/models lists it beside 'chat'). */
+  extraCapabilities: string[];
 }
 
 @Injectable()
@@ -51,9 +53,15 @@ export class ChatModels {
         this.active.set({ model: spec.id }, 0);
         this.logger.log(
           `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
-            `${decoder.info.vocabSize}) from ${modelDir}`,
+            `${decoder.info.vocabSize}${decoder.info.vision ? ', vision' : ''}) from ${modelDir}`,
         );
-        return { spec, decoder, created, contextLength: decoder.info.contextLength };
+        return {
+          spec,
+          decoder,
+          created,
+          contextLength: decoder.info.contextLength,
+          extraCapabilities: decoder.info.vision ? ['vision'] : [],
+        };
       },
     );
   }

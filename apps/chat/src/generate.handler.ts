@@ -15,6 +15,8 @@ import {
 } from '@tessera/contracts';
 import {
   ContextLengthExceededError,
+  ImageDecodeError,
+  ImagePlaceholderError,
   LogitBiasTokenError,
   type DecoderModel,
   type GenerationEvent,
@@ -39,6 +41,7 @@ export class GenerateHandler {
     const generation = chatGenerationOf(request, {
       model: model.spec.id,
       maxN: model.decoder.info.maxN,
+      vision: model.decoder.info.vision,
     });
     const done = this.models.started(model);
     let stream: ReturnType<DecoderModel['generate']> | undefined;
@@ -137,6 +140,18 @@ function refusalOf(error: unknown): unknown {
     });
   }
   if (error instanceof ChatTemplateError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: 'messages',
+      code: null,
+    });
+  }
+  if (error instanceof ImageDecodeError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: error.param,
+      code: 'invalid_image',
+    });
+  }
+  if (error instanceof ImagePlaceholderError) {
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: 'messages',
       code: null,

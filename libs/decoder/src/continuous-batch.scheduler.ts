@@ -18,6 +18,7 @@ import type { DecoderSession } from './decoder.session';
 import { KvBatch, type KvRowSource } from './kv.batch';
 import type { SampledToken, SequenceSampler } from './sampling/sampler.contract';
 import { createSequenceSampler } from './sampling';
+import type { ImageSplice } from './vision/vision.session';
 
 export interface SchedulerLimits {
   /** Rows of the decode batch (one per choice). */
@@ -38,6 +39,10 @@ interface ScheduledJob {
   /** The prompt's cache while it is prefilled, chunk by chunk. */
   cache?: KvBatch;
   prefilled: number;
+  /** A prompt with images: the vision encoder's features, made before its first chunk. */
+  features?: Float32Array;
+  /** Image tokens of the prompt already prefilled (feature rows used). */
+  imageTokensPrefilled: number;
   admitted: boolean;
   open: number;
   completionTokens: number;
@@ -108,6 +113,7 @@ export class ContinuousBatchScheduler {
         reject,
         sequences: [],
         prefilled: 0,
+        imageTokensPrefilled: 0,
         admitted: false,
         open: job.n,
         completionTokens: 0,
@@ -247,8 +253,10 @@ export class ContinuousBatchScheduler {
     const first = this.prefilling[0];
     const pack = [first];
     let longest = pending(first);
-    if (first.prefilled === 0) {
+    // A prompt with images is prefilled alone: its chunks carry image features.
+    if (first.prefilled === 0 && !first.job.images) {
       for (const next of this.prefilling.slice(1)) {
+        if (next.job.images) break;
         const widest = Math.max(longest, pending(next));
         if (widest * (pack.length + 1) > budget) break;
         pack.push(next);
@@ -282,15 +290,34 @@ export class ContinuousBatchScheduler {
     const last = job.promptIds.length - 1;
     const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
     if (end > scheduled.prefilled) {
+      const ids = job.promptIds.slice(scheduled.prefilled, end);
       try {
-        await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
+        await this.session.prefill(cache, ids, await this.imageSplice(scheduled));
       } catch (error) {
         this.fail(scheduled, error);
         return;
       }
+      if (job.images) {
+        const imageToken = this.session.vision?.imageTokenId;
+        scheduled.imageTokensPrefilled += ids.filter((id) => id === imageToken).length;
+      }
     }
     scheduled.prefilled = end;
     if (end === last) this.join(scheduled, cache, 0);
+  }
+
+  /**
+   * The image features of a prompt with images (the vision encoder runs once, at its first
+   * chunk: one run for all its tiles, at most the tiles its images were cut into) and where the
+   * next chunk starts in them.
+   */
+  private async imageSplice(scheduled: ScheduledJob): Promise<ImageSplice | undefined> {
+    const { images } = scheduled.job;
+    if (!images) return undefined;
+    const vision = this.session.vision;
+    if (!vision) throw new Error('a job with images for a model without a vision encoder');
+    scheduled.features ??= await vision.imageFeatures(images);
+    return { features: scheduled.features, before: scheduled.imageTokensPrefilled };
   }
 
   /** A prefilled job's n choices join the batch: one row each, all from the same cache row. */
@@ -299,6 +326,7 @@ export class ContinuousBatchScheduler {
     this.prefilling.splice(this.prefilling.indexOf(scheduled), 1);
     scheduled.prefilled = job.promptIds.length - 1;
     scheduled.cache = undefined;
+    scheduled.features = undefined;
     for (let choice = 0; choice < job.n; choice++) {
       scheduled.sequences.push({
         owner: scheduled,
@@ -397,6 +425,7 @@ export class ContinuousBatchScheduler {
   private end(job: ScheduledJob): void {
     job.ended = true;
     job.cache = undefined;
+    job.features = undefined;
     if (!job.admitted) return;
     this.reservedSequences -= job.job.n;
     this.reservedTokens -= job.reserved;

@@ -7,7 +7,11 @@ import { ByteStreamDecoder } from './byte-stream.decoder';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTemplate } from './chat-template.loader';
 import { PromptLengthBound, PromptTooLongError } from './prompt-length.bound';
-import { templateHasDeveloperRole, toTemplateMessages } from './chat-template.messages';
+import {
+  templateHasDeveloperRole,
+  templateTakesParts,
+  toTemplateMessages,
+} from './chat-template.messages';
 import { StreamingDetokenizer } from './sequence.detokenizer';
 import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
 import { TokenBytes, type TokenizerJson } from './token.bytes';
@@ -36,6 +40,7 @@ export async function loadChatTokenizer(modelDir: string): Promise<ChatTokenizer
 class TemplateChatTokenizer implements ChatTokenizer {
   readonly vocabSize: number;
   private readonly developerRole: boolean;
+  private readonly takesParts: boolean;
   private readonly specialIds: ReadonlySet<number>;
   private readonly tokenBytes: TokenBytes;
   private readonly lengthBound?: PromptLengthBound;
@@ -45,6 +50,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
     private readonly template: string,
   ) {
     this.developerRole = templateHasDeveloperRole(template);
+    this.takesParts = templateTakesParts(template);
     this.specialIds = new Set(tokenizer.all_special_ids);
     // The highest id + 1, not the count: ids an export leaves unused still index logits rows.
     let maxId = -1;
@@ -67,7 +73,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
   renderChat(messages: readonly PromptMessage[]): string {
     try {
       return this.tokenizer.apply_chat_template(
-        toTemplateMessages(messages, this.developerRole) as unknown as Message[],
+        toTemplateMessages(messages, this.developerRole, this.takesParts) as unknown as Message[],
         { chat_template: this.template, add_generation_prompt: true, tokenize: false },
       );
     } catch (error) {
@@ -82,6 +88,10 @@ class TemplateChatTokenizer implements ChatTokenizer {
     // The template already writes the BOS/role tokens: adding special tokens again would double
     // them (SmolLM2 adds <|im_start|> as BOS), as Python's apply_chat_template(tokenize=True)
     // also avoids.
+    return this.encodeText(text);
+  }
+
+  encodeText(text: string): number[] {
     return this.tokenizer.encode(text, { add_special_tokens: false });
   }
 

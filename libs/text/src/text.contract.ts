@@ -12,6 +12,11 @@ export interface ChatTokenizer {
   encodeChat(messages: readonly PromptMessage[], limit?: number): number[];
   /** The rendered prompt text (for tests and logs). */
   renderChat(messages: readonly PromptMessage[]): string;
+  /**
+   * Token ids of text already rendered (special tokens in it are recognised, none added): a
+   * vision model's prompt once its image placeholders are expanded.
+   */
+  encodeText(text: string): number[];
   /** Rows of the tokenizer's vocabulary (added tokens included). */
   readonly vocabSize: number;
   /** Starts the text pipeline of one generated sequence. */

@@ -3,6 +3,7 @@
 // get_image_prompt_string): per tile `<fake_token_around_image><row_r_col_c>` and
 // `image_seq_len` `<image>` tokens, a newline after each row, then the global tile as
 // `<fake_token_around_image><global-img>` + `<image>` × image_seq_len + `<fake_token_around_image>`.
+import { ImagePlaceholderError } from '../decoder.errors';
 
 export const IMAGE_TOKEN = '<image>';
 const FAKE = '<fake_token_around_image>';
@@ -41,8 +42,9 @@ export function expandImagePlaceholders(
 ): string {
   const pieces = rendered.split(IMAGE_TOKEN);
   if (pieces.length - 1 !== grids.length) {
-    throw new Error(
-      `the prompt has ${pieces.length - 1} ${IMAGE_TOKEN} placeholders for ${grids.length} images`,
+    throw new ImagePlaceholderError(
+      `The prompt has ${pieces.length - 1} ${IMAGE_TOKEN} markers for ${grids.length} images: ` +
+        `message text must not contain ${IMAGE_TOKEN}.`,
     );
   }
   return pieces.reduce(

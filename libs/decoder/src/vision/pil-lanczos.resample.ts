@@ -118,9 +118,24 @@ function vertical(image: RgbImage, height: number): RgbImage {
   return { width: image.width, height, data: out };
 }
 
+/**
+ * Whether Pillow runs the vertical pass first. Pillow's Resample.c up to 12.x always runs the
+ * horizontal pass first; the pinned Pillow 13.0.0 (tools/fixtures) gives, for some shapes, the
+ * bytes of the vertical-first order exactly (e.g. 1152×2048 → 512×512). Its rule is not in the
+ * sources we could read; measured on 25 shapes, "the horizontal-first intermediate is over 1.5×
+ * the vertical-first one" matches 24 (not 200×100 → 100×20, which Pillow runs horizontal first)
+ * and every shape of the parity reference. Fragile: see docs/chat.md, "Images".
+ */
+function verticalFirst(image: RgbImage, width: number, height: number): boolean {
+  return width * image.height > 1.5 * image.width * height;
+}
+
 /** Image.resize((width, height), Image.LANCZOS) of an RGB image. */
 export function resizeLanczos(image: RgbImage, width: number, height: number): RgbImage {
   if (image.width === width && image.height === height) return image;
+  if (width !== image.width && height !== image.height && verticalFirst(image, width, height)) {
+    return horizontal(vertical(image, height), width);
+  }
   let out = image;
   if (width !== image.width) out = horizontal(out, width);
   if (height !== image.height) out = vertical(out, height);
