@@ -29,6 +29,7 @@ const RANGE_NAMES: Record<string, string> = {
   unspecified: 'an unspecified',
   multicast: 'a multicast',
   broadcast: 'a broadcast',
+  reserved: 'a reserved',
 };
 
 /**
