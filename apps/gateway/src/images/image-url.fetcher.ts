@@ -83,7 +83,7 @@ export class ImageUrlFetcher {
       }
       const location = REDIRECTS.has(response.statusCode) ? response.headers.location : undefined;
       if (typeof location === 'string') {
-        response.body.destroy();
+        discard(response);
         if (redirects >= this.settings.maxRedirects) {
           throw cannotFetch(shown, `too many redirects (more than ${this.settings.maxRedirects})`);
         }
@@ -93,7 +93,7 @@ export class ImageUrlFetcher {
       try {
         return await this.readImage(response);
       } catch (error) {
-        response.body.destroy();
+        discard(response);
         throw this.failure(error, shown, deadline);
       }
     }
@@ -189,6 +189,11 @@ function otherFailure(code: string, settings: ImageFetchSettings): string {
     return `its TLS certificate was not accepted (${code})`;
   }
   return code ? `the download failed (${code})` : 'the download failed';
+}
+
+/** Drops a response body unread: the connection is closed, its abort error expected. */
+function discard(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => undefined).destroy();
 }
 
 function seconds(ms: number): string {
