@@ -62,7 +62,12 @@ const schema = z.object({
   TESSERA_IMAGE_FETCH_ALLOW: z
     .string()
     .default('')
-    .transform((list) => list.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(imageFetchAllowEntry)),
   TESSERA_IMAGE_FETCH_CONNECT_TIMEOUT_MS: positiveInt.default(
     DEFAULT_IMAGE_INPUTS.fetchConnectTimeoutMs,

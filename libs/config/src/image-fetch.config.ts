@@ -6,10 +6,11 @@ import { z } from 'zod';
 
 const HOST_NAME = /^\.?(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i;
 
-export const imageFetchAllowEntry = z.string().refine(
-  (entry) => HOST_NAME.test(entry) || ipaddr.isValid(entry) || isCidr(entry),
-  { error: (issue) => `'${String(issue.input)}' is not a host name, IP address or CIDR range` },
-);
+export const imageFetchAllowEntry = z
+  .string()
+  .refine((entry) => HOST_NAME.test(entry) || ipaddr.isValid(entry) || isCidr(entry), {
+    error: (issue) => `'${String(issue.input)}' is not a host name, IP address or CIDR range`,
+  });
 
 function isCidr(entry: string): boolean {
   try {

@@ -28,9 +28,9 @@ describe('parseDataUrl', () => {
       mimeType: 'image/png',
     });
     expect(parseDataUrl(dataUrl('image/jpeg', jpeg), MAX).mimeType).toBe('image/jpeg');
-    expect(parseDataUrl(`data:IMAGE/PNG;charset=binary;BASE64,${png.toString('base64')}`, MAX)).toEqual(
-      { data: png, mimeType: 'image/png' },
-    );
+    expect(
+      parseDataUrl(`data:IMAGE/PNG;charset=binary;BASE64,${png.toString('base64')}`, MAX),
+    ).toEqual({ data: png, mimeType: 'image/png' });
   });
 
   it('takes the format from the bytes when the declared type is another supported one', () => {

@@ -1,7 +1,12 @@
 // `data:` image URLs (RFC 2397), the way OpenAI takes them: `data:image/png;base64,<data>` with
 // one of the four image types and base64 data, checked for size before it is decoded and for its
 // magic bytes after. A parameter between the type and `;base64` (`;charset=…`) is ignored.
-import { checkImageBytes, IMAGE_MIME_TYPES, mediaTypeOf, type ImageMimeType } from './image-format.check';
+import {
+  checkImageBytes,
+  IMAGE_MIME_TYPES,
+  mediaTypeOf,
+  type ImageMimeType,
+} from './image-format.check';
 import { ImageInputError, tooLarge } from './image-input.error';
 import type { ImageBytes } from './image-bytes';
 

@@ -21,5 +21,8 @@ export function byteLimitText(bytes: number): string {
 }
 
 export function tooLarge(limitBytes: number): ImageInputError {
-  return new ImageInputError(`the image is larger than ${byteLimitText(limitBytes)}`, 'invalid_image');
+  return new ImageInputError(
+    `the image is larger than ${byteLimitText(limitBytes)}`,
+    'invalid_image',
+  );
 }

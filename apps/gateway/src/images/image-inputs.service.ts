@@ -92,7 +92,8 @@ export class ImageInputs implements OnModuleDestroy {
 
   /** One input's bytes; an ImageInputError says why it cannot be used. */
   read(url: string, signal?: AbortSignal): Promise<ImageBytes> {
-    if (isDataUrl(url)) return Promise.resolve().then(() => parseDataUrl(url, this.config.maxBytes));
+    if (isDataUrl(url))
+      return Promise.resolve().then(() => parseDataUrl(url, this.config.maxBytes));
     return this.fetcher.fetch(url, signal);
   }
 

@@ -6,7 +6,12 @@ import { startImageServer, type ImageServer } from '@tessera/testing';
 import { AddressPolicy } from './address.policy';
 import { ImageUrlFetcher, type Lookup } from './image-url.fetcher';
 
-const SETTINGS = { connectTimeoutMs: 2_000, timeoutMs: 2_000, maxRedirects: 3, maxBytes: 64 * 1024 };
+const SETTINGS = {
+  connectTimeoutMs: 2_000,
+  timeoutMs: 2_000,
+  maxRedirects: 3,
+  maxBytes: 64 * 1024,
+};
 
 const NAMES: Record<string, LookupAddress[]> = {
   'images.test': [{ address: '127.0.0.1', family: 4 }],
@@ -25,7 +30,8 @@ const lookup: Lookup = (hostname, _options, callback) => {
   lookups.push(hostname);
   const addresses = NAMES[hostname];
   if (addresses) setImmediate(() => callback(null, addresses));
-  else setImmediate(() => callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), []));
+  else
+    setImmediate(() => callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), []));
 };
 const fetcher = (allow: string[] = ['images.test'], settings = SETTINGS) =>
   new ImageUrlFetcher(settings, new AddressPolicy(allow), lookup);
@@ -131,7 +137,9 @@ describe('ImageUrlFetcher', () => {
     const { message } = await refusal(
       allowed.fetch(at('images.test', `/redirect?to=${encodeURIComponent('file:///etc/passwd')}`)),
     );
-    expect(message).toMatch(/it redirects to file:\/\/\/etc\/passwd: the URL scheme must be http or https, not 'file'$/);
+    expect(message).toMatch(
+      /it redirects to file:\/\/\/etc\/passwd: the URL scheme must be http or https, not 'file'$/,
+    );
   });
 
   it('refuses a scheme other than http(s) and an unparsable URL', async () => {

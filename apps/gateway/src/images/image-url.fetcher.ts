@@ -213,7 +213,9 @@ function httpUrl(text: string, from?: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     const why = `the URL scheme must be http or https, not '${clip(url.protocol.slice(0, -1))}'`;
-    throw from ? cannotFetch(from, `it redirects to ${clip(text)}: ${why}`) : new ImageInputError(why);
+    throw from
+      ? cannotFetch(from, `it redirects to ${clip(text)}: ${why}`)
+      : new ImageInputError(why);
   }
   return url;
 }
