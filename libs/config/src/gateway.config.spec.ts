@@ -57,6 +57,45 @@ describe('loadGatewayConfig', () => {
   });
 });
 
+describe('image input settings', () => {
+  const load = (env: Record<string, string>) =>
+    loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).images;
+
+  it('defaults to no allow-list, 5 s to connect, 15 s in all, 3 redirects, 20 MiB, 8 images', () => {
+    expect(load({})).toEqual({
+      fetchAllow: [],
+      fetchConnectTimeoutMs: 5_000,
+      fetchTimeoutMs: 15_000,
+      fetchMaxRedirects: 3,
+      maxBytes: 20 * 1024 * 1024,
+      maxPerRequest: 8,
+    });
+  });
+
+  it('reads the allow-list of host names, addresses and CIDR ranges', () => {
+    const allow = 'images.internal, .corp.example,10.0.0.0/8 ,127.0.0.2,fd00::/8,::1';
+    expect(load({ TESSERA_IMAGE_FETCH_ALLOW: allow }).fetchAllow).toEqual([
+      'images.internal',
+      '.corp.example',
+      '10.0.0.0/8',
+      '127.0.0.2',
+      'fd00::/8',
+      '::1',
+    ]);
+    expect(load({ TESSERA_IMAGE_FETCH_MAX_REDIRECTS: '0' }).fetchMaxRedirects).toBe(0);
+  });
+
+  it('refuses to start on an entry that is none of those, naming it', () => {
+    expect(() => load({ TESSERA_IMAGE_FETCH_ALLOW: 'ok.example,10.0.0.0/33' })).toThrow(
+      /TESSERA_IMAGE_FETCH_ALLOW.*'10\.0\.0\.0\/33' is not a host name, IP address or CIDR range/,
+    );
+    expect(() => load({ TESSERA_IMAGE_FETCH_ALLOW: 'http://images.internal/' })).toThrow(
+      /TESSERA_IMAGE_FETCH_ALLOW/,
+    );
+    expect(() => load({ TESSERA_IMAGE_MAX_BYTES: '0' })).toThrow(/TESSERA_IMAGE_MAX_BYTES/);
+  });
+});
+
 describe('loadServiceConfig', () => {
   it('has defaults and rejects bad ports', () => {
     expect(loadServiceConfig({})).toMatchObject({ grpcPort: 50051, httpPort: 9464 });
