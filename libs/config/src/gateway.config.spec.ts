@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from './env.schema';
-import { loadGatewayConfig } from './gateway.config';
+import { DEFAULT_IMAGE_INPUTS, loadGatewayConfig } from './gateway.config';
 import { loadServiceConfig } from './service.config';
 
 describe('loadGatewayConfig', () => {
@@ -62,14 +62,10 @@ describe('image input settings', () => {
     loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).images;
 
   it('defaults to no allow-list, 5 s to connect, 15 s in all, 3 redirects, 20 MiB, 8 images', () => {
-    expect(load({})).toEqual({
-      fetchAllow: [],
-      fetchConnectTimeoutMs: 5_000,
-      fetchTimeoutMs: 15_000,
-      fetchMaxRedirects: 3,
-      maxBytes: 20 * 1024 * 1024,
-      maxPerRequest: 8,
-    });
+    expect(load({})).toEqual(DEFAULT_IMAGE_INPUTS);
+    const { fetchAllow, fetchConnectTimeoutMs, fetchTimeoutMs, ...rest } = DEFAULT_IMAGE_INPUTS;
+    expect([fetchAllow, fetchConnectTimeoutMs, fetchTimeoutMs]).toEqual([[], 5_000, 15_000]);
+    expect(rest).toEqual({ fetchMaxRedirects: 3, maxBytes: 20 * 1024 * 1024, maxPerRequest: 8 });
   });
 
   it('reads the allow-list of host names, addresses and CIDR ranges', () => {

@@ -8,15 +8,6 @@ const HOST_NAME = /^\.?(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*
 
 export const imageFetchAllowEntry = z
   .string()
-  .refine((entry) => HOST_NAME.test(entry) || ipaddr.isValid(entry) || isCidr(entry), {
+  .refine((entry) => HOST_NAME.test(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry), {
     error: (issue) => `'${String(issue.input)}' is not a host name, IP address or CIDR range`,
   });
-
-function isCidr(entry: string): boolean {
-  try {
-    ipaddr.parseCIDR(entry);
-    return true;
-  } catch {
-    return false;
-  }
-}
