@@ -14,6 +14,8 @@ export interface ImageServer {
   hits: Map<string, number>;
   /** Paths whose response the client dropped before it was complete. */
   abandoned: Set<string>;
+  /** The most requests that were in flight at once. */
+  peakInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -30,10 +32,14 @@ export async function startImageServer(host = '127.0.0.1'): Promise<ImageServer>
   const hits = new Map<string, number>();
   const abandoned = new Set<string>();
   const sockets = new Set<import('node:net').Socket>();
+  let inFlight = 0;
+  let peak = 0;
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://test');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
+    peak = Math.max(peak, ++inFlight);
     response.on('close', () => {
+      inFlight -= 1;
       if (!response.writableFinished) abandoned.add(url.pathname);
     });
     const send = (status: number, type: string, body: Buffer | string) =>
@@ -70,6 +76,8 @@ export async function startImageServer(host = '127.0.0.1'): Promise<ImageServer>
         };
         return more();
       }
+      case '/slow':
+        return void setTimeout(() => send(200, 'image/png', png), 100);
       case '/silent':
         return; // never answers
       default:
@@ -93,6 +101,7 @@ export async function startImageServer(host = '127.0.0.1'): Promise<ImageServer>
     png,
     hits,
     abandoned,
+    peakInFlight: () => peak,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
