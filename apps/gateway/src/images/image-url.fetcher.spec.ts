@@ -28,6 +28,7 @@ let server: ImageServer;
 const lookups: string[] = [];
 const lookup: Lookup = (hostname, _options, callback) => {
   lookups.push(hostname);
+  if (hostname === 'hang.test') return; // a resolver that never answers
   const addresses = NAMES[hostname];
   if (addresses) setImmediate(() => callback(null, addresses));
   else
@@ -198,6 +199,18 @@ describe('ImageUrlFetcher', () => {
       expect((await refusal(quick.fetch(at('images.test', '/silent')))).message).toMatch(
         /: timed out after 0\.3 s$/,
       );
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('gives up connecting after the connect timeout (here, a resolver that never answers)', async () => {
+    const quick = fetcher(['hang.test'], { ...SETTINGS, connectTimeoutMs: 200 });
+    try {
+      expect(await refusal(quick.fetch('http://hang.test/a.png'))).toEqual({
+        code: 'invalid_image_url',
+        message: 'cannot fetch http://hang.test/a.png: the connection timed out after 0.2 s',
+      });
     } finally {
       await quick.close();
     }
