@@ -191,7 +191,7 @@ describe('image URLs the gateway refuses, with a 400 naming the part', () => {
     expect(await errorFor(url)).toEqual(refusal(`cannot fetch ${url}: timed out after 1 s.`));
   });
 
-  it('an upstream failure: HTTP 404, a refused connection, an unknown host', async () => {
+  it('an upstream failure: HTTP 404, a refused connection', async () => {
     const missing = allowed.url('/missing.png');
     expect(await errorFor(missing)).toEqual(
       refusal(`cannot fetch ${missing}: the server answered HTTP 404.`),
@@ -199,9 +199,7 @@ describe('image URLs the gateway refuses, with a 400 naming the part', () => {
     expect(await errorFor(`http://${ALLOWED_HOST}:1/a.png`)).toEqual(
       refusal(`cannot fetch http://${ALLOWED_HOST}:1/a.png: the connection was refused.`),
     );
-    expect(await errorFor('http://images.invalid/a.png')).toEqual(
-      refusal('cannot fetch http://images.invalid/a.png: its host name could not be resolved.'),
-    );
+    // An unknown host is the unit spec's (with its own resolver): DNS here may be slow or absent.
   });
 
   it('a scheme other than http or https', async () => {
