@@ -2,7 +2,11 @@
 // for DNS (the machine has none): it maps invented names to addresses, so that "a name that
 // resolves to a private address" and "an allowed name" are tested on the real connect path.
 import type { LookupAddress } from 'node:dns';
-import { startImageServer, type ImageServer } from '@tessera/testing';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { repoRoot, startImageServer, type ImageServer } from '@tessera/testing';
 import { AddressPolicy } from './address.policy';
 import { ImageUrlFetcher, type Lookup } from './image-url.fetcher';
 
@@ -213,6 +217,34 @@ describe('ImageUrlFetcher', () => {
       });
     } finally {
       await quick.close();
+    }
+  });
+
+  it('resolves through the guard on TLS connections too; an untrusted certificate is a 400', async () => {
+    const tls = path.join(repoRoot(), 'test', 'fixtures', 'tls');
+    const secure = https.createServer(
+      {
+        key: fs.readFileSync(path.join(tls, 'images.test.key')),
+        cert: fs.readFileSync(path.join(tls, 'images.test.crt')),
+      },
+      (_, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(server.png),
+    );
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const { port } = secure.address() as AddressInfo;
+    try {
+      expect((await refusal(allowed.fetch(`https://private.test:${port}/a.png`))).message).toMatch(
+        /resolves to a private address/,
+      );
+      expect(await refusal(allowed.fetch(`https://images.test:${port}/a.png`))).toEqual({
+        code: 'invalid_image_url',
+        message:
+          `cannot fetch https://images.test:${port}/a.png: its TLS certificate was not ` +
+          'accepted (DEPTH_ZERO_SELF_SIGNED_CERT)',
+      });
+      expect(lookups).toEqual(['private.test', 'images.test']);
+    } finally {
+      secure.closeAllConnections();
+      await new Promise((resolve) => secure.close(resolve));
     }
   });
 
