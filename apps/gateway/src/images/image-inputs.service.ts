@@ -10,7 +10,7 @@ import { AddressPolicy } from './address.policy';
 import { isDataUrl, parseDataUrl } from './data-url.parser';
 import type { ImageBytes } from './image-bytes';
 import { byteLimitText, ImageInputError } from './image-input.error';
-import { ImageUrlFetcher, type Lookup } from './image-url.fetcher';
+import { ImageUrlFetcher } from './image-url.fetcher';
 
 /** Fetches in flight for one request. */
 export const FETCH_CONCURRENCY = 4;
@@ -29,11 +29,7 @@ export interface ImageInput {
 export class ImageInputs implements OnModuleDestroy {
   private readonly fetcher: ImageUrlFetcher;
 
-  /** `lookup`: the resolver (dns.lookup unless a test brings one). */
-  constructor(
-    private readonly config: ImageInputConfig,
-    lookup?: Lookup,
-  ) {
+  constructor(private readonly config: ImageInputConfig) {
     this.fetcher = new ImageUrlFetcher(
       {
         connectTimeoutMs: this.config.fetchConnectTimeoutMs,
@@ -42,7 +38,6 @@ export class ImageInputs implements OnModuleDestroy {
         maxBytes: this.config.maxBytes,
       },
       new AddressPolicy(this.config.fetchAllow),
-      lookup,
     );
   }
 
