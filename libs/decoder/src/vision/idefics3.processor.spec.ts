@@ -1,4 +1,4 @@
-// Parity with the Python processor: test/fixtures/models/tiny-smolvlm/image_reference.json holds
+// Parity with the Python processor (run on the image worker, as the chat service runs it): test/fixtures/models/tiny-smolvlm/image_reference.json holds
 // what transformers' Idefics3Processor (Pillow) gives each committed test image at each detail:
 // the tile grid, the image tokens of the expanded prompt and the SHA-256 of every tile's 8-bit
 // values. Node's pixel values must sit within 1e-4 of that 8-bit grid ((u8 / 255 − 0.5) / 0.5),
@@ -7,11 +7,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImageDetail } from '../decoder.protocol';
-import {
-  processImage,
-  readIdefics3ProcessorConfig,
-  type ProcessedImage,
-} from './idefics3.processor';
+import { OrtWorkerPool, engineModule } from '@tessera/runtime';
+import { readIdefics3ProcessorConfig, type ProcessedImage } from './idefics3.processor';
+import type { ImageEngineTypes } from './image.engine';
 import { imageTokenCount } from './idefics3.prompt';
 
 const MODEL = join(__dirname, '../../../../test/fixtures/models/tiny-smolvlm');
@@ -30,15 +28,29 @@ const reference = JSON.parse(readFileSync(join(MODEL, 'image_reference.json'), '
   cases: ReferenceCase[];
 };
 
+let pool: OrtWorkerPool<ImageEngineTypes>;
+beforeAll(async () => {
+  // The image worker the service uses: the processing runs as in production (and at full
+  // speed: code inside jest's module sandbox runs many times slower than in a worker).
+  pool = new OrtWorkerPool({
+    engine: engineModule<ImageEngineTypes>(__dirname, 'image.engine'),
+    modelDir: MODEL,
+    engineOptions: await readIdefics3ProcessorConfig(MODEL),
+    runtime: { workers: 1, intra_op_threads: 1 },
+    concurrency: 2,
+  });
+  await pool.start();
+}, 60_000);
+afterAll(() => pool?.close());
+
 const done = new Map<ReferenceCase, Promise<ProcessedImage>>();
 
 /** Each case is processed once for both tests (a high-detail image is 13–17 tiles). */
 function processed(expected: ReferenceCase): Promise<ProcessedImage> {
   let image = done.get(expected);
   if (!image) {
-    image = readIdefics3ProcessorConfig(MODEL).then((config) =>
-      processImage(readFileSync(join(MODEL, 'images', expected.image)), expected.detail, config),
-    );
+    const data = new Uint8Array(readFileSync(join(MODEL, 'images', expected.image)));
+    image = pool.execute({ data, detail: expected.detail });
     done.set(expected, image);
   }
   return image;
