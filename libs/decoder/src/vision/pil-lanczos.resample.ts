@@ -1,6 +1,6 @@
-// Pillow's LANCZOS resize of an 8-bit RGB image, integer for integer (Pillow's
-// libImaging/Resample.c: per-axis coefficients normalised to 22-bit fixed point, a horizontal
-// then a vertical pass, each rounding and clipping to 8 bits). Written here, not taken from a
+// Pillow's LANCZOS resize of an 8-bit RGB image, integer for integer (Pillow 13's
+// libImaging/Resample.c: per-axis coefficients normalised to 22-bit fixed point, two passes in
+// Pillow's order, each rounding and clipping to 8 bits). Written here, not taken from a
 // library, because the Python processor every Idefics3/SmolVLM checkpoint was trained with
 // resizes with Pillow, and neither sharp (libvips' lanczos3) nor transformers.js (bilinear on
 // normalised floats) gives Pillow's bytes: equal bytes are what make the pixel values equal.
@@ -119,15 +119,13 @@ function vertical(image: RgbImage, height: number): RgbImage {
 }
 
 /**
- * Whether Pillow runs the vertical pass first. Pillow's Resample.c up to 12.x always runs the
- * horizontal pass first; the pinned Pillow 13.0.0 (tools/fixtures) gives, for some shapes, the
- * bytes of the vertical-first order exactly (e.g. 1152×2048 → 512×512). Its rule is not in the
- * sources we could read; measured on 25 shapes, "the horizontal-first intermediate is over 1.5×
- * the vertical-first one" matches 24 (not 200×100 → 100×20, which Pillow runs horizontal first)
- * and every shape of the parity reference. Fragile: see docs/chat.md, "Images".
+ * Pillow 13's pass order (ImagingResampleInner): "if height is being scaled down more than
+ * twice the amount the width is, run the vertical pass first". The order changes the bytes
+ * (each pass rounds to 8 bits), so it is Pillow's rule, to the pixel.
  */
 function verticalFirst(image: RgbImage, width: number, height: number): boolean {
-  return width * image.height > 1.5 * image.width * height;
+  const shrinkY = image.height - height;
+  return shrinkY > 0 && shrinkY > (image.width - width) * 2;
 }
 
 /** Image.resize((width, height), Image.LANCZOS) of an RGB image. */
