@@ -14,6 +14,12 @@ import { cropRgb, resizeLanczos, type RgbImage } from './pil-lanczos.resample';
 /** transformers' MAX_IMAGE_SIZE for Idefics3: no side beyond it after the first resize. */
 const MAX_IMAGE_SIZE = 4096;
 
+/**
+ * Most pixels a decoded image may have (sharp refuses more before decoding): 48 Mpx is 144 MB
+ * of RGB, bounding the memory one image part can cost whatever its compressed size.
+ */
+export const MAX_INPUT_PIXELS = 48_000_000;
+
 const LongestEdge = z.object({ longest_edge: z.number().int().positive() });
 
 export const Idefics3ProcessorConfigSchema = z.object({
@@ -49,9 +55,17 @@ export interface ProcessedImage {
   readonly cols: number;
 }
 
-/** The image's first frame as 8-bit RGB. */
+/**
+ * The image's first frame as 8-bit RGB. Transparency is flattened onto white first (what
+ * transformers' convert_to_rgb gives, though it composites after resizing: semi-transparent
+ * pixels may differ by a level or two; opaque images are exact).
+ */
 export async function decodeRgb(bytes: Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp(bytes, { pages: 1, failOn: 'error' })
+  const { data, info } = await sharp(bytes, {
+    pages: 1,
+    failOn: 'error',
+    limitInputPixels: MAX_INPUT_PIXELS,
+  })
     .flatten({ background: '#ffffff' })
     .toColourspace('srgb')
     .raw()
