@@ -11,6 +11,7 @@ import type {
   DecoderEngineTypes,
   FinishReason,
   GenerateJob,
+  ImageTiles,
   GenerationUsage,
   TokenLogprob,
 } from './decoder.protocol';
@@ -39,7 +40,9 @@ interface ScheduledJob {
   /** The prompt's cache while it is prefilled, chunk by chunk. */
   cache?: KvBatch;
   prefilled: number;
-  /** A prompt with images: the vision encoder's features, made before its first chunk. */
+  /** A prompt with images: the vision encoder's features of its tiles so far, in order. */
+  tileFeatures?: Float32Array[];
+  /** All of them in one buffer once every tile is encoded (prompt order of the image tokens). */
   features?: Float32Array;
   /** Image tokens of the prompt already prefilled (feature rows used). */
   imageTokensPrefilled: number;
@@ -288,11 +291,20 @@ export class ContinuousBatchScheduler {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
     const last = job.promptIds.length - 1;
+    if (job.images && !scheduled.features) {
+      // Its tiles first, one per step: a running stream waits at most one tile per token.
+      try {
+        await this.encodeTile(scheduled, job.images);
+      } catch (error) {
+        this.fail(scheduled, error);
+      }
+      return;
+    }
     const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
     if (end > scheduled.prefilled) {
       const ids = job.promptIds.slice(scheduled.prefilled, end);
       try {
-        await this.session.prefill(cache, ids, await this.imageSplice(scheduled));
+        await this.session.prefill(cache, ids, this.imageSplice(scheduled));
       } catch (error) {
         this.fail(scheduled, error);
         return;
@@ -306,17 +318,28 @@ export class ContinuousBatchScheduler {
     if (end === last) this.join(scheduled, cache, 0);
   }
 
-  /**
-   * The image features of a prompt with images (the vision encoder runs once, at its first
-   * chunk: one run for all its tiles, at most the tiles its images were cut into) and where the
-   * next chunk starts in them.
-   */
-  private async imageSplice(scheduled: ScheduledJob): Promise<ImageSplice | undefined> {
-    const { images } = scheduled.job;
-    if (!images) return undefined;
+  /** The next tile of a prompt with images through the vision encoder. */
+  private async encodeTile(scheduled: ScheduledJob, images: ImageTiles): Promise<void> {
     const vision = this.session.vision;
     if (!vision) throw new Error('a job with images for a model without a vision encoder');
-    scheduled.features ??= await vision.imageFeatures(images);
+    const tiles = (scheduled.tileFeatures ??= []);
+    tiles.push(await vision.tileFeatures(images, tiles.length));
+    if (tiles.length === images.tiles) {
+      // One buffer for the splice, in tile order (= the order of the prompt's image tokens).
+      const all = new Float32Array(tiles.reduce((n, f) => n + f.length, 0));
+      let at = 0;
+      for (const part of tiles) {
+        all.set(part, at);
+        at += part.length;
+      }
+      scheduled.features = all;
+      scheduled.tileFeatures = undefined;
+    }
+  }
+
+  /** Where the next chunk of a prompt with images starts in its features. */
+  private imageSplice(scheduled: ScheduledJob): ImageSplice | undefined {
+    if (!scheduled.job.images || !scheduled.features) return undefined;
     return { features: scheduled.features, before: scheduled.imageTokensPrefilled };
   }
 
@@ -327,6 +350,7 @@ export class ContinuousBatchScheduler {
     scheduled.prefilled = job.promptIds.length - 1;
     scheduled.cache = undefined;
     scheduled.features = undefined;
+    scheduled.tileFeatures = undefined;
     for (let choice = 0; choice < job.n; choice++) {
       scheduled.sequences.push({
         owner: scheduled,
@@ -426,6 +450,7 @@ export class ContinuousBatchScheduler {
     job.ended = true;
     job.cache = undefined;
     job.features = undefined;
+    job.tileFeatures = undefined;
     if (!job.admitted) return;
     this.reservedSequences -= job.job.n;
     this.reservedTokens -= job.reserved;

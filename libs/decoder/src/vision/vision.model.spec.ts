@@ -110,6 +110,25 @@ describe('DecoderModel on a vision-language model (tiny-smolvlm)', () => {
     expect(high - low).toBeGreaterThan(12 * 64);
   }, 120_000);
 
+  it('gives n choices from one prefill and keeps requests apart in the batch', async () => {
+    const [expected] = reference.greedy.cases;
+    const parts = (): PromptContentPart[] => [
+      imagePart(expected.images[0], expected.detail),
+      { type: 'text', text: expected.text },
+    ];
+    const twoChoices = run(model, { ...generation(parts(), expected.output_ids.length), n: 2 });
+    // A text-only request and a second image request decoding in the same batch.
+    const text = run(model, generation([{ type: 'text', text: 'Tell me more' }], 12));
+    const again = run(model, generation(parts(), expected.output_ids.length));
+    const [both, , alone] = await Promise.all([twoChoices, text, again]);
+    const perChoice = [0, 1].map((choice) =>
+      both.events.map((e) => (e.type === 'delta' && e.choice === choice ? e.text : '')).join(''),
+    );
+    expect(perChoice).toEqual([expected.output_text, expected.output_text]);
+    expect(alone.text).toBe(expected.output_text);
+    expect(both.usage.promptTokens).toBe(expected.prompt_tokens);
+  }, 120_000);
+
   it('answers a text-only conversation (the template takes content parts)', async () => {
     const { usage } = await run(model, generation([{ type: 'text', text: 'Hello there' }], 4));
     expect(usage.completionTokens).toBeGreaterThan(0);

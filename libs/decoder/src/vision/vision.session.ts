@@ -1,8 +1,8 @@
 // The worker's half of the image path: a vision-language model's two graphs beside its decoder.
 // embed_tokens turns ids into the decoder's inputs_embeds (every prefill chunk and decode step);
-// vision_encoder turns a job's tiles into image features once, before its first prefill chunk,
-// and those replace the embeddings of the prompt's image tokens in order (transformers'
-// inputs_merger / masked_scatter).
+// vision_encoder turns a job's tiles into image features, one tile per scheduler step before its
+// first prefill chunk, and those replace the embeddings of the prompt's image tokens in order
+// (transformers' inputs_merger / masked_scatter).
 import { join } from 'node:path';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import type { ImageTiles, VisionGraphs } from '../decoder.protocol';
@@ -53,17 +53,27 @@ export class VisionSessions {
     return embeds as Tensor;
   }
 
-  /** Every tile through the vision encoder: (tiles × image tokens per tile) × hidden. */
-  async imageFeatures(images: ImageTiles): Promise<Float32Array> {
-    const { tiles, side, pixelValues } = images;
+  /**
+   * One tile through the vision encoder: its image tokens × hidden. One tile per call, so the
+   * scheduler can run decode steps between the tiles of a many-tile prompt.
+   */
+  async tileFeatures(images: ImageTiles, tile: number): Promise<Float32Array> {
+    const { side, pixelValues } = images;
+    const plane = 3 * side * side;
     const feeds: Record<string, Tensor> = {
-      pixel_values: new Tensor('float32', pixelValues, [1, tiles, 3, side, side]),
+      pixel_values: new Tensor('float32', pixelValues.subarray(tile * plane, (tile + 1) * plane), [
+        1,
+        1,
+        3,
+        side,
+        side,
+      ]),
     };
     // transformers.js's exports take the mask of padded pixels; Idefics3 tiles are never padded.
     if (this.vision.inputNames.includes('pixel_attention_mask')) {
-      feeds.pixel_attention_mask = new Tensor('bool', new Uint8Array(tiles * side * side).fill(1), [
+      feeds.pixel_attention_mask = new Tensor('bool', new Uint8Array(side * side).fill(1), [
         1,
-        tiles,
+        1,
         side,
         side,
       ]);
