@@ -164,4 +164,35 @@ describe('image input (tiny-smolvlm)', () => {
       code: 'image_not_supported',
     });
   });
+
+  it('refuses an image the processor cannot decode (a truncated png), naming the part', async () => {
+    // The png signature passes the gateway's magic-byte check; the bytes stop mid-file.
+    const truncated = readFileSync(join(FIXTURE, 'images', 'landscape.png')).subarray(0, 200);
+    const error = await client()
+      .chat.completions.create({
+        model: VLM,
+        max_tokens: 1,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'look' },
+              {
+                type: 'image_url',
+                image_url: { url: `data:image/png;base64,${truncated.toString('base64')}` },
+              },
+            ],
+          },
+        ],
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { status: number; error: { param: string; code: string } },
+      );
+    expect(error?.status).toBe(400);
+    expect(error?.error).toMatchObject({
+      param: 'messages[0].content[1].image_url',
+      code: 'invalid_image',
+    });
+  });
 });

@@ -46,7 +46,7 @@ export class ImageDecodeError extends Error {
   override readonly name = 'ImageDecodeError';
 
   constructor(
-    /** The part, as OpenAI names it: `messages[i].content[j]`. */
+    /** The part, as OpenAI names it: `messages[i].content[j].image_url`. */
     readonly param: string,
     cause: unknown,
   ) {

@@ -148,6 +148,6 @@ describe('DecoderModel on a vision-language model (tiny-smolvlm)', () => {
       for await (const event of stream) void event;
     })();
     await expect(failure).rejects.toBeInstanceOf(ImageDecodeError);
-    await expect(failure).rejects.toMatchObject({ param: 'messages[0].content[1]' });
+    await expect(failure).rejects.toMatchObject({ param: 'messages[0].content[1].image_url' });
   });
 });

@@ -38,7 +38,9 @@ interface ImagePart {
 export function imageParts(messages: readonly PromptMessage[]): ImagePart[] {
   return messages.flatMap((message, m) =>
     (message.parts ?? []).flatMap((part, p) =>
-      part.type === 'image' ? [{ image: part.image, param: `messages[${m}].content[${p}]` }] : [],
+      part.type === 'image'
+        ? [{ image: part.image, param: `messages[${m}].content[${p}].image_url` }]
+        : [],
     ),
   );
 }
