@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type OpenAI from 'openai';
+import { DEFAULT_IMAGE_INPUTS } from '@tessera/config';
+import { startImageServer, type ImageServer } from '@tessera/testing';
 import { useChatStack } from './support/chat-stack';
 import { expectSchema } from './support/openai-schemas';
 
@@ -49,7 +51,16 @@ function imagePart(name: string, detail: Detail): OpenAI.ChatCompletionContentPa
   return { type: 'image_url', image_url: { url: dataUrl(name), detail } };
 }
 
-const stack = useChatStack();
+// 127.0.0.2 is loopback, fetched from only because it is on the allow-list.
+const IMAGE_HOST = '127.0.0.2';
+const stack = useChatStack(undefined, {
+  images: { ...DEFAULT_IMAGE_INPUTS, fetchAllow: [IMAGE_HOST] },
+});
+let images: ImageServer;
+beforeAll(async () => {
+  images = await startImageServer(IMAGE_HOST);
+});
+afterAll(() => images?.close());
 const client = () => stack().gateway.client;
 
 describe('image input (tiny-smolvlm)', () => {
@@ -87,6 +98,32 @@ describe('image input (tiny-smolvlm)', () => {
     },
     120_000,
   );
+
+  it('answers about an http URL (a local server on the allow-list) as about the same bytes inline', async () => {
+    const ask = async (url: string) =>
+      client().chat.completions.create({
+        model: VLM,
+        temperature: 0,
+        max_tokens: 6,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Describe' },
+              { type: 'image_url', image_url: { url, detail: 'high' } },
+            ],
+          },
+        ],
+      });
+    const fetched = await ask(images.url('/image.png'));
+    const inline = await ask(`data:image/png;base64,${images.png.toString('base64')}`);
+    expect(images.hits.get('/image.png')).toBe(1);
+    expectSchema('CreateChatCompletionResponse', fetched);
+    // A 16×16 picture becomes a 2048×2048 one: 4 × 4 tiles and the global one.
+    expect(fetched.usage?.prompt_tokens).toBeGreaterThan(17 * 64);
+    expect(fetched.usage?.prompt_tokens).toBe(inline.usage?.prompt_tokens);
+    expect(fetched.choices[0].message.content).toBe(inline.choices[0].message.content);
+  }, 120_000);
 
   it('streams an answer about an image', async () => {
     const [expected] = reference.greedy.cases;
