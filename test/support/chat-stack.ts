@@ -2,6 +2,7 @@
 // this process, each on port 0, for the chat end-to-end tests; plus SSE reading and the
 // service's own metrics.
 import type { Server } from 'node:http';
+import type { GatewayConfig } from '@tessera/config';
 import { startCapabilityService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import { createParser } from 'eventsource-parser';
@@ -10,7 +11,11 @@ import { startGateway, TEST_API_KEY, type TestGateway, type TestService } from '
 
 export const CHAT_MODEL = 'tiny-llama';
 
-export async function startChatStack(modelsFile = fixturesModelsFile()) {
+/** `settings`: the gateway's, beside the defaults (the image fetch allow-list, say). */
+export async function startChatStack(
+  modelsFile = fixturesModelsFile(),
+  settings: Partial<GatewayConfig> = {},
+) {
   const chat: TestService = await startCapabilityService(
     ChatModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
     { logger: false },
@@ -18,6 +23,7 @@ export async function startChatStack(modelsFile = fixturesModelsFile()) {
   const gateway = await startGateway({
     modelsFile,
     upstreams: { chat: `127.0.0.1:${chat.grpcPort}` },
+    ...settings,
   });
   return {
     chat,
@@ -36,10 +42,13 @@ export async function startChatStack(modelsFile = fixturesModelsFile()) {
 export type ChatStack = Awaited<ReturnType<typeof startChatStack>>;
 
 /** Starts the chat stack before the file's tests and stops it after. */
-export function useChatStack(modelsFile?: string): () => ChatStack {
+export function useChatStack(
+  modelsFile?: string,
+  settings?: Partial<GatewayConfig>,
+): () => ChatStack {
   let stack: ChatStack | undefined;
   beforeAll(async () => {
-    stack = await startChatStack(modelsFile);
+    stack = await startChatStack(modelsFile, settings);
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

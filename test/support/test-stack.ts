@@ -2,7 +2,7 @@
 // talking real gRPC over loopback, for end-to-end tests.
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { GatewayConfig } from '@tessera/config';
+import { DEFAULT_IMAGE_INPUTS, type GatewayConfig } from '@tessera/config';
 import { startCapabilityService, type RunningService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import OpenAI from 'openai';
@@ -44,6 +44,7 @@ export async function startGateway(
       upstreams: {},
       requestTimeoutMs: 30_000,
       bodyLimitBytes: 16 * 1024 * 1024,
+      images: DEFAULT_IMAGE_INPUTS,
       ...overrides,
     },
     options,

@@ -146,4 +146,53 @@ describe('chatGenerationOf', () => {
     );
     expect(error.details).toEqual({ param: 'messages[0].content[1]', code: 'image_not_supported' });
   });
+
+  function imageMessage(data: Buffer, detail = 'low') {
+    return {
+      role: 'user',
+      content: [
+        { text: 'look' },
+        { image: { url: '', detail, data, mime_type: 'image/png' } },
+        { text: 'and say' },
+      ],
+      name: '',
+      tool_calls: [],
+      tool_call_id: '',
+    };
+  }
+
+  it('keeps image parts in order for a model with vision', () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+    const generation = chatGenerationOf(request({ messages: [imageMessage(bytes)] }), {
+      ...limits,
+      vision: true,
+    });
+    const [message] = generation.messages;
+    expect(message.content).toBe('look\nand say');
+    expect(message.parts).toEqual([
+      { type: 'text', text: 'look' },
+      {
+        type: 'image',
+        image: { data: new Uint8Array(bytes), mimeType: 'image/png', detail: 'low' },
+      },
+      { type: 'text', text: 'and say' },
+    ]);
+  });
+
+  it('refuses an image part without bytes or with an unknown detail, naming it', () => {
+    const vision = { ...limits, vision: true };
+    const empty = refusal(() =>
+      chatGenerationOf(request({ messages: [imageMessage(Buffer.alloc(0))] }), vision),
+    );
+    expect(empty.details).toEqual({ param: 'messages[0].content[1]', code: null });
+    const detail = refusal(() =>
+      chatGenerationOf(request({ messages: [imageMessage(Buffer.from([1]), 'huge')] }), vision),
+    );
+    expect(detail.details).toEqual({ param: 'messages[0].content[1].detail', code: null });
+  });
+
+  it('leaves text-only messages without parts', () => {
+    const generation = chatGenerationOf(request(), { ...limits, vision: true });
+    expect(generation.messages[0].parts).toBeUndefined();
+  });
 });

@@ -1,7 +1,7 @@
 // A Generate request as the engine's ChatGeneration: content parts flattened to text, OpenAI's
 // defaults filled in for what the client left out, and the checks that depend on the model
-// (how many choices it gives, whether it sees images). Shapes and ranges were checked once, at
-// the gateway.
+// (how many choices it gives, whether it sees images: image parts keep their order in `parts`).
+// Shapes and ranges were checked once, at the gateway.
 import { status } from '@grpc/grpc-js';
 import {
   GrpcStatusError,
@@ -12,6 +12,8 @@ import {
 import {
   DEFAULT_SAMPLING_OPTIONS,
   type ChatGeneration,
+  type ImageDetail,
+  type PromptContentPart,
   type PromptMessage,
   type SamplingOptions,
 } from '@tessera/decoder';
@@ -23,7 +25,11 @@ export interface GenerationLimits {
   readonly model: string;
   /** Most choices (`n`) one request may ask for. */
   readonly maxN: number;
+  /** Whether the model takes images (a vision encoder); absent: it does not. */
+  readonly vision?: boolean;
 }
+
+const DETAILS = new Set<string>(['auto', 'low', 'high']);
 
 const ROLES = new Set<string>(['system', 'developer', 'user', 'assistant', 'tool']);
 
@@ -68,16 +74,39 @@ function promptMessageOf(
       `messages[${index}].role`,
     );
   }
-  const texts = message.content.map((part, partIndex) => {
-    if (part.text !== undefined && part.text !== null) return part.text;
-    // No model served today has a vision encoder (images arrive with issue 9's models).
+  const parts = message.content.map((part, partIndex): PromptContentPart => {
+    if (part.text !== undefined && part.text !== null) return { type: 'text', text: part.text };
     const param = `messages[${index}].content[${partIndex}]`;
-    throw invalid(
-      `The model '${limits.model}' does not accept images; send text content parts only.`,
-      param,
-      'image_not_supported',
-    );
+    if (!limits.vision) {
+      throw invalid(
+        `The model '${limits.model}' does not accept images; send text content parts only.`,
+        param,
+        'image_not_supported',
+      );
+    }
+    const image = part.image;
+    // The gateway resolves every image URL (data: or fetched) into bytes before this call.
+    if (!image || image.data.length === 0) {
+      throw invalid(`${param} has no image bytes (the gateway resolves image URLs).`, param);
+    }
+    const detail = image.detail || 'auto';
+    if (!DETAILS.has(detail)) {
+      throw invalid(
+        `${param}.detail '${detail}' is not one of auto, low, high.`,
+        `${param}.detail`,
+      );
+    }
+    return {
+      type: 'image',
+      image: {
+        data: new Uint8Array(image.data),
+        mimeType: image.mime_type,
+        detail: detail as ImageDetail,
+      },
+    };
   });
+  const texts = parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  const hasImage = parts.length > texts.length;
   const toolCalls = message.tool_calls.map((call) => ({
     id: call.id,
     type: 'function' as const,
@@ -90,6 +119,7 @@ function promptMessageOf(
     ...(message.name ? { name: message.name } : {}),
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
     ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
+    ...(hasImage ? { parts } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 // Loads, warms and looks up the chat models the models file lists for this service, and counts
 // the generations each is running (tessera_chat_active_generations: 0 again once every caller's
 // sequence has left the engine, cancelled ones included).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import { DecoderModel, DecoderModelOptionsSchema } from '@tessera/decoder';
@@ -15,6 +17,8 @@ export interface ChatModel {
   /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
   created: number;
   contextLength: number;
+  /** ['vision'] for a model with a vision encoder (GET /v1/models lists it beside 'chat'). */
+  extraCapabilities: string[];
 }
 
 @Injectable()
@@ -41,9 +45,12 @@ export class ChatModels {
       this.config.modelsFile,
       DecoderModelOptionsSchema,
       async ({ spec, options, modelDir, created }) => {
+        const file = onnxFileFor(spec);
         const decoder = await DecoderModel.load({
           modelDir,
-          onnxFile: onnxFileFor(spec),
+          // A vision-language model in transformers.js's layout has no onnx/model.onnx: without
+          // an explicit `file`, the decoder's defaults find onnx/decoder_model_merged.onnx.
+          onnxFile: spec.file !== undefined || existsSync(join(modelDir, file)) ? file : undefined,
           options,
           onWarning: (message) => this.logger.warn(message),
         });
@@ -51,9 +58,15 @@ export class ChatModels {
         this.active.set({ model: spec.id }, 0);
         this.logger.log(
           `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
-            `${decoder.info.vocabSize}) from ${modelDir}`,
+            `${decoder.info.vocabSize}${decoder.info.vision ? ', vision' : ''}) from ${modelDir}`,
         );
-        return { spec, decoder, created, contextLength: decoder.info.contextLength };
+        return {
+          spec,
+          decoder,
+          created,
+          contextLength: decoder.info.contextLength,
+          extraCapabilities: decoder.info.vision ? ['vision'] : [],
+        };
       },
     );
   }

@@ -16,6 +16,8 @@ import {
 import {
   ContextLengthExceededError,
   GrammarCompileError,
+  ImageDecodeError,
+  ImagePlaceholderError,
   LogitBiasTokenError,
   outputConstraintOf,
   type ChatGeneration,
@@ -51,6 +53,7 @@ export class GenerateHandler {
     const generation = chatGenerationOf(request, {
       model: model.spec.id,
       maxN: model.decoder.info.maxN,
+      vision: model.decoder.info.vision,
     });
     const done = this.models.started(model);
     let stream: ReturnType<DecoderModel['generate']> | undefined;
@@ -167,6 +170,18 @@ function refusalOf(error: unknown, generation?: ChatGeneration): unknown {
     const tools = outputConstraintOf(generation)?.type === 'structural_tag';
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: tools ? 'tools' : 'response_format',
+      code: null,
+    });
+  }
+  if (error instanceof ImageDecodeError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: error.param,
+      code: 'invalid_image',
+    });
+  }
+  if (error instanceof ImagePlaceholderError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: 'messages',
       code: null,
     });
   }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 export const port = z.coerce.number().int().min(0).max(65535);
 export const positiveInt = z.coerce.number().int().positive();
+export const nonNegativeInt = z.coerce.number().int().min(0);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

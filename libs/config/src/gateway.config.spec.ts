@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from './env.schema';
-import { loadGatewayConfig } from './gateway.config';
+import { DEFAULT_IMAGE_INPUTS, loadGatewayConfig } from './gateway.config';
 import { loadServiceConfig } from './service.config';
 
 describe('loadGatewayConfig', () => {
@@ -54,6 +54,41 @@ describe('loadGatewayConfig', () => {
       modelsFile: 'config/models.yaml',
       requestTimeoutMs: 60_000,
     });
+  });
+});
+
+describe('image input settings', () => {
+  const load = (env: Record<string, string>) =>
+    loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).images;
+
+  it('defaults to no allow-list, 5 s to connect, 15 s in all, 3 redirects, 20 MiB, 8 images', () => {
+    expect(load({})).toEqual(DEFAULT_IMAGE_INPUTS);
+    const { fetchAllow, fetchConnectTimeoutMs, fetchTimeoutMs, ...rest } = DEFAULT_IMAGE_INPUTS;
+    expect([fetchAllow, fetchConnectTimeoutMs, fetchTimeoutMs]).toEqual([[], 5_000, 15_000]);
+    expect(rest).toEqual({ fetchMaxRedirects: 3, maxBytes: 20 * 1024 * 1024, maxPerRequest: 8 });
+  });
+
+  it('reads the allow-list of host names, addresses and CIDR ranges', () => {
+    const allow = 'images.internal, .corp.example,10.0.0.0/8 ,127.0.0.2,fd00::/8,::1';
+    expect(load({ TESSERA_IMAGE_FETCH_ALLOW: allow }).fetchAllow).toEqual([
+      'images.internal',
+      '.corp.example',
+      '10.0.0.0/8',
+      '127.0.0.2',
+      'fd00::/8',
+      '::1',
+    ]);
+    expect(load({ TESSERA_IMAGE_FETCH_MAX_REDIRECTS: '0' }).fetchMaxRedirects).toBe(0);
+  });
+
+  it('refuses to start on an entry that is none of those, naming it', () => {
+    expect(() => load({ TESSERA_IMAGE_FETCH_ALLOW: 'ok.example,10.0.0.0/33' })).toThrow(
+      /TESSERA_IMAGE_FETCH_ALLOW.*'10\.0\.0\.0\/33' is not a host name, IP address or CIDR range/,
+    );
+    expect(() => load({ TESSERA_IMAGE_FETCH_ALLOW: 'http://images.internal/' })).toThrow(
+      /TESSERA_IMAGE_FETCH_ALLOW/,
+    );
+    expect(() => load({ TESSERA_IMAGE_MAX_BYTES: '0' })).toThrow(/TESSERA_IMAGE_MAX_BYTES/);
   });
 });
 

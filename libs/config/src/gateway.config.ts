@@ -2,7 +2,8 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { CAPABILITIES, upstreamAddressVariable, type Capability } from '@tessera/contracts';
-import { ConfigError, parseEnv, port, positiveInt } from './env.schema';
+import { ConfigError, nonNegativeInt, parseEnv, port, positiveInt } from './env.schema';
+import { imageFetchAllowEntry } from './image-fetch.config';
 
 export interface GatewayConfig {
   host: string;
@@ -15,7 +16,33 @@ export interface GatewayConfig {
   upstreams: Partial<Record<Capability, string>>;
   requestTimeoutMs: number;
   bodyLimitBytes: number;
+  /** How `image_url` inputs are read (apps/gateway/src/images). */
+  images: ImageInputConfig;
 }
+
+export interface ImageInputConfig {
+  /**
+   * Hosts (`images.internal`, `.corp.example` for its subdomains), addresses and CIDR ranges
+   * fetched from even though they are private, loopback, link-local or otherwise refused.
+   */
+  fetchAllow: string[];
+  fetchConnectTimeoutMs: number;
+  /** For one image, redirects included. */
+  fetchTimeoutMs: number;
+  fetchMaxRedirects: number;
+  /** Largest image, fetched or in a data: URL. */
+  maxBytes: number;
+  maxPerRequest: number;
+}
+
+export const DEFAULT_IMAGE_INPUTS: ImageInputConfig = {
+  fetchAllow: [],
+  fetchConnectTimeoutMs: 5_000,
+  fetchTimeoutMs: 15_000,
+  fetchMaxRedirects: 3,
+  maxBytes: 20 * 1024 * 1024,
+  maxPerRequest: 8,
+};
 
 /**
  * The longest upstream deadline: a day. grpc-js servers read a deadline into 32 bits, so one
@@ -32,6 +59,25 @@ const schema = z.object({
   TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
   TESSERA_REQUEST_TIMEOUT_MS: positiveInt.max(MAX_REQUEST_TIMEOUT_MS).default(60_000),
   TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
+  TESSERA_IMAGE_FETCH_ALLOW: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(imageFetchAllowEntry)),
+  TESSERA_IMAGE_FETCH_CONNECT_TIMEOUT_MS: positiveInt.default(
+    DEFAULT_IMAGE_INPUTS.fetchConnectTimeoutMs,
+  ),
+  TESSERA_IMAGE_FETCH_TIMEOUT_MS: positiveInt.default(DEFAULT_IMAGE_INPUTS.fetchTimeoutMs),
+  TESSERA_IMAGE_FETCH_MAX_REDIRECTS: nonNegativeInt
+    .max(20)
+    .default(DEFAULT_IMAGE_INPUTS.fetchMaxRedirects),
+  TESSERA_IMAGE_MAX_BYTES: positiveInt.default(DEFAULT_IMAGE_INPUTS.maxBytes),
+  TESSERA_IMAGE_MAX_PER_REQUEST: positiveInt.max(256).default(DEFAULT_IMAGE_INPUTS.maxPerRequest),
   ...Object.fromEntries(
     CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()]),
   ),
@@ -71,5 +117,13 @@ export function loadGatewayConfig(
     upstreams,
     requestTimeoutMs: parsed.TESSERA_REQUEST_TIMEOUT_MS,
     bodyLimitBytes: parsed.TESSERA_BODY_LIMIT_BYTES,
+    images: {
+      fetchAllow: parsed.TESSERA_IMAGE_FETCH_ALLOW,
+      fetchConnectTimeoutMs: parsed.TESSERA_IMAGE_FETCH_CONNECT_TIMEOUT_MS,
+      fetchTimeoutMs: parsed.TESSERA_IMAGE_FETCH_TIMEOUT_MS,
+      fetchMaxRedirects: parsed.TESSERA_IMAGE_FETCH_MAX_REDIRECTS,
+      maxBytes: parsed.TESSERA_IMAGE_MAX_BYTES,
+      maxPerRequest: parsed.TESSERA_IMAGE_MAX_PER_REQUEST,
+    },
   };
 }

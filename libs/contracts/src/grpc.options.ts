@@ -30,9 +30,10 @@ export function protoRoot(): string {
   }
 }
 
-// Transcription uploads stream in chunks, so no message needs more than the default 4 MiB;
-// the limits are explicit so that a change of default never surprises us.
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+// Transcription uploads stream in chunks; a chat request carries its images' bytes (48 MiB at
+// most, the gateway's MAX_IMAGE_BYTES_PER_REQUEST) beside its text. The limits are explicit so
+// that a change of default never surprises us.
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** Server side: keepalive so idle connections from the gateway are noticed when peers vanish. */
 export const SERVER_CHANNEL_OPTIONS: ChannelOptions = {

@@ -11,6 +11,7 @@ import type {
   DecoderEngineTypes,
   FinishReason,
   GenerateJob,
+  ImageTiles,
   GenerationUsage,
   OutputConstraint,
   TokenLogprob,
@@ -24,6 +25,7 @@ import type {
 import { KvBatch, type KvRowSource } from './kv.batch';
 import type { SampledToken, SequenceSampler } from './sampling/sampler.contract';
 import { createSequenceSampler } from './sampling';
+import type { ImageSplice } from './vision/vision.session';
 
 export interface SchedulerLimits {
   /** Rows of the decode batch (one per choice). */
@@ -46,6 +48,12 @@ interface ScheduledJob {
   /** The prompt's cache while it is prefilled, chunk by chunk. */
   cache?: KvBatch;
   prefilled: number;
+  /** A prompt with images: the vision encoder's features of its tiles so far, in order. */
+  tileFeatures?: Float32Array[];
+  /** All of them in one buffer once every tile is encoded (prompt order of the image tokens). */
+  features?: Float32Array;
+  /** Image tokens of the prompt already prefilled (feature rows used). */
+  imageTokensPrefilled: number;
   admitted: boolean;
   open: number;
   completionTokens: number;
@@ -138,6 +146,7 @@ export class ContinuousBatchScheduler {
         sequences: [],
         constraints,
         prefilled: 0,
+        imageTokensPrefilled: 0,
         admitted: false,
         open: job.n,
         completionTokens: 0,
@@ -295,8 +304,10 @@ export class ContinuousBatchScheduler {
     const first = this.prefilling[0];
     const pack = [first];
     let longest = pending(first);
-    if (first.prefilled === 0) {
+    // A prompt with images is prefilled alone: its chunks carry image features.
+    if (first.prefilled === 0 && !first.job.images) {
       for (const next of this.prefilling.slice(1)) {
+        if (next.job.images) break;
         const widest = Math.max(longest, pending(next));
         if (widest * (pack.length + 1) > budget) break;
         pack.push(next);
@@ -328,17 +339,56 @@ export class ContinuousBatchScheduler {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
     const last = job.promptIds.length - 1;
+    if (job.images && !scheduled.features) {
+      // Its tiles first, one per step: a running stream waits at most one tile per token.
+      try {
+        await this.encodeTile(scheduled, job.images);
+      } catch (error) {
+        this.fail(scheduled, error);
+      }
+      return;
+    }
     const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
     if (end > scheduled.prefilled) {
+      const ids = job.promptIds.slice(scheduled.prefilled, end);
       try {
-        await this.session.prefill(cache, job.promptIds.slice(scheduled.prefilled, end));
+        await this.session.prefill(cache, ids, this.imageSplice(scheduled));
       } catch (error) {
         this.fail(scheduled, error);
         return;
       }
+      if (job.images) {
+        const imageToken = this.session.vision?.imageTokenId;
+        scheduled.imageTokensPrefilled += ids.filter((id) => id === imageToken).length;
+      }
     }
     scheduled.prefilled = end;
     if (end === last) this.join(scheduled, cache, 0);
+  }
+
+  /** The next tile of a prompt with images through the vision encoder. */
+  private async encodeTile(scheduled: ScheduledJob, images: ImageTiles): Promise<void> {
+    const vision = this.session.vision;
+    if (!vision) throw new Error('a job with images for a model without a vision encoder');
+    const tiles = (scheduled.tileFeatures ??= []);
+    tiles.push(await vision.tileFeatures(images, tiles.length));
+    if (tiles.length === images.tiles) {
+      // One buffer for the splice, in tile order (= the order of the prompt's image tokens).
+      const all = new Float32Array(tiles.reduce((n, f) => n + f.length, 0));
+      let at = 0;
+      for (const part of tiles) {
+        all.set(part, at);
+        at += part.length;
+      }
+      scheduled.features = all;
+      scheduled.tileFeatures = undefined;
+    }
+  }
+
+  /** Where the next chunk of a prompt with images starts in its features. */
+  private imageSplice(scheduled: ScheduledJob): ImageSplice | undefined {
+    if (!scheduled.job.images || !scheduled.features) return undefined;
+    return { features: scheduled.features, before: scheduled.imageTokensPrefilled };
   }
 
   /** A prefilled job's n choices join the batch: one row each, all from the same cache row. */
@@ -347,6 +397,8 @@ export class ContinuousBatchScheduler {
     this.prefilling.splice(this.prefilling.indexOf(scheduled), 1);
     scheduled.prefilled = job.promptIds.length - 1;
     scheduled.cache = undefined;
+    scheduled.features = undefined;
+    scheduled.tileFeatures = undefined;
     for (let choice = 0; choice < job.n; choice++) {
       scheduled.sequences.push({
         owner: scheduled,
@@ -450,6 +502,8 @@ export class ContinuousBatchScheduler {
     job.cache = undefined;
     // Matchers live in WASM memory, which no garbage collector frees.
     for (const constraint of job.constraints ?? []) constraint.dispose();
+    job.features = undefined;
+    job.tileFeatures = undefined;
     if (!job.admitted) return;
     this.reservedSequences -= job.job.n;
     this.reservedTokens -= job.reserved;

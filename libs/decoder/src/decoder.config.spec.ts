@@ -72,4 +72,20 @@ describe('readDecoderConfig', () => {
       /onnx\/model_q4\.onnx is missing/,
     );
   });
+
+  it("reads a vision-language model's text_config and finds its merged decoder under onnx/", async () => {
+    rmSync(join(dir, 'onnx', 'model.onnx'));
+    writeFileSync(join(dir, 'onnx', 'decoder_model_merged.onnx'), '');
+    const { eos_token_id: _eos, ...text } = llama;
+    write({ 'config.json': { model_type: 'idefics3', eos_token_id: 49279, text_config: text } });
+    expect(await readDecoderConfig(dir)).toEqual({
+      onnxFile: 'onnx/decoder_model_merged.onnx',
+      layers: 30,
+      kvHeads: 3,
+      headSize: 64,
+      contextLength: 8192,
+      vocabSize: 49152,
+      eosTokenIds: [49279],
+    });
+  });
 });

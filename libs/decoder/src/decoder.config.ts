@@ -33,10 +33,24 @@ const ModelConfigSchema = z.object({
   eos_token_id: tokenIds.nullish(),
 });
 
+/**
+ * A vision-language model's config.json (Idefics3, SmolVLM, LLaVA) keeps the language model's
+ * shape in `text_config`; its end-of-sequence id may be at the top level.
+ */
+const VlmConfigSchema = z.object({
+  text_config: ModelConfigSchema.partial({ eos_token_id: true }),
+  eos_token_id: tokenIds.nullish(),
+});
+
 const GenerationConfigSchema = z.object({ eos_token_id: tokenIds.nullish() });
 
 /** Graph files tried when the models file names none, in order. */
-export const DEFAULT_DECODER_FILES = ['onnx/model.onnx', 'decoder_model_merged.onnx'];
+export const DEFAULT_DECODER_FILES = [
+  'onnx/model.onnx',
+  'decoder_model_merged.onnx',
+  // transformers.js's vision-language layout (beside vision_encoder.onnx and embed_tokens.onnx).
+  'onnx/decoder_model_merged.onnx',
+];
 
 export async function readDecoderConfig(
   modelDir: string,
@@ -47,7 +61,14 @@ export async function readDecoderConfig(
     const tried = onnxFile ?? DEFAULT_DECODER_FILES.join(' or ');
     throw new Error(`${join(modelDir, tried)} is missing`);
   }
-  const model = await readJson(join(modelDir, 'config.json'), ModelConfigSchema);
+  const raw = await readJson(
+    join(modelDir, 'config.json'),
+    z.union([VlmConfigSchema, ModelConfigSchema]),
+  );
+  const model =
+    'text_config' in raw
+      ? { ...raw.text_config, eos_token_id: raw.eos_token_id ?? raw.text_config.eos_token_id }
+      : raw;
   const generation = await readOptionalJson(
     join(modelDir, 'generation_config.json'),
     GenerationConfigSchema,

@@ -10,13 +10,21 @@ import type { DecoderEngineTypes } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
 import { XGrammarCompiler } from './grammar/grammar.compiler';
 import { readEncodedVocab } from './grammar/tokenizer-vocab.reader';
+import { VisionSessions } from './vision/vision.session';
 import { loadChatTokenizer } from '@tessera/text';
 
 export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
   const { options, modelDir } = init;
   const config = await readDecoderConfig(modelDir, options.onnxFile);
-  const session = await DecoderSession.open(join(modelDir, config.onnxFile), config, (path) =>
-    init.sessions.create(path),
+  const create = (path: string) => init.sessions.create(path);
+  const vision = options.vision
+    ? await VisionSessions.open(modelDir, options.vision, create)
+    : undefined;
+  const session = await DecoderSession.open(
+    join(modelDir, config.onnxFile),
+    config,
+    create,
+    vision,
   );
   const tokenizer = await loadChatTokenizer(modelDir);
   const { graph } = session;

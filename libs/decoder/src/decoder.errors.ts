@@ -64,3 +64,22 @@ export class GrammarCompileError extends Error {
     return error instanceof Error && error.name === GrammarCompileError.errorName;
   }
 }
+/** An image part the image processor cannot read (not an image, truncated, unsupported). */
+export class ImageDecodeError extends Error {
+  override readonly name = 'ImageDecodeError';
+
+  constructor(
+    /** The part, as OpenAI names it: `messages[i].content[j].image_url`. */
+    readonly param: string,
+    cause: unknown,
+  ) {
+    super(`${param} is not an image this model can read: ${(cause as Error).message ?? cause}`, {
+      cause,
+    });
+  }
+}
+
+/** The chat template's image placeholders do not match the image parts (client text holds one). */
+export class ImagePlaceholderError extends Error {
+  override readonly name = 'ImagePlaceholderError';
+}

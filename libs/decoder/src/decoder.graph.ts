@@ -18,6 +18,8 @@ export interface DecoderGraph {
   /** The output that becomes each past input next step (same order). */
   readonly presentNames: readonly string[];
   readonly positionIds: boolean;
+  /** The graph takes `inputs_embeds` (a vision-language model's decoder) instead of ids. */
+  readonly inputsEmbeds: boolean;
   /** Optimum's merged decoders choose between their with- and without-cache branch. */
   readonly useCacheBranch: boolean;
   readonly logitsType: KvType;
@@ -26,7 +28,13 @@ export interface DecoderGraph {
 }
 
 const PAST = /^past_key_values\.(\d+)\.(key|value)$/;
-const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'position_ids', 'use_cache_branch']);
+const KNOWN_INPUTS = new Set([
+  'input_ids',
+  'inputs_embeds',
+  'attention_mask',
+  'position_ids',
+  'use_cache_branch',
+]);
 /** Inputs only GroupQueryAttention exports have. */
 const GQA_INPUTS = ['seqlens_k', 'total_sequence_length'];
 const GQA_OP = Buffer.from('GroupQueryAttention');
@@ -54,10 +62,12 @@ export function describeDecoderGraph(
   const gqa = GQA_INPUTS.filter((name) => inputs.includes(name));
   if (gqa.length > 0) throw groupQueryAttentionError(file, `inputs ${gqa.join(', ')}`);
   const layerCount = inputs.filter((name) => PAST.test(name)).length / 2;
-  if (!inputs.includes('input_ids') || !inputs.includes('attention_mask') || layerCount === 0) {
+  const tokens = inputs.includes('input_ids') || inputs.includes('inputs_embeds');
+  if (!tokens || !inputs.includes('attention_mask') || layerCount === 0) {
     throw new Error(
       `${file} is not a decoder-with-past export: inputs [${inputs.join(', ')}], expected ` +
-        `input_ids, attention_mask, past_key_values.N.key/value (Optimum text-generation-with-past)`,
+        `input_ids (or inputs_embeds), attention_mask, past_key_values.N.key/value (Optimum ` +
+        `text-generation-with-past, transformers.js decoder_model_merged)`,
     );
   }
   const unknown = inputs.filter((name) => !KNOWN_INPUTS.has(name) && !PAST.test(name));
@@ -105,6 +115,7 @@ export function describeDecoderGraph(
     pastNames,
     presentNames,
     positionIds: inputs.includes('position_ids'),
+    inputsEmbeds: !inputs.includes('input_ids'),
     useCacheBranch: inputs.includes('use_cache_branch'),
     logitsType: logitsType as KvType,
     vocabSize: typeof vocab === 'number' ? vocab : undefined,

@@ -47,7 +47,13 @@ describe('DecoderModel', () => {
   afterAll(() => model.close());
 
   it('reports the model', () => {
-    expect(model.info).toEqual({ contextLength: 64, vocabSize: 49152, eosTokenIds: [2], maxN: 4 });
+    expect(model.info).toEqual({
+      contextLength: 64,
+      vocabSize: 49152,
+      eosTokenIds: [2],
+      maxN: 4,
+      vision: false,
+    });
   });
 
   it('streams events and then usage', async () => {

@@ -30,6 +30,8 @@ import { outputConstraintOf } from './grammar/output-constraint';
 import { toolsActive } from './grammar/tool-calls.constraint';
 import { withToolCalls } from './tool-calls.stage';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
+import { readVisionConfig } from './vision/vision.config';
+import { imageParts, VisionPrompt } from './vision/vision.prompt';
 
 export interface DecoderModelLoadOptions {
   readonly modelDir: string;
@@ -55,6 +57,8 @@ export class DecoderModel {
     private readonly pool: OrtWorkerPool<DecoderEngineTypes>,
     private readonly tokenizer: ChatTokenizer,
     readonly info: DecoderModelInfo,
+    /** A vision-language model's image preprocessing; absent for a text-only model. */
+    private readonly vision?: VisionPrompt,
   ) {
     // A template whose format is not recognised gets Hermes, the most common one (the models
     // file's tool_call_format names another).
@@ -78,6 +82,7 @@ export class DecoderModel {
     const tokenizer = await loadChatTokenizer(modelDir, {
       toolCallFormat: options.tool_call_format,
     });
+    const vision = await readVisionConfig(modelDir);
     const pool = new OrtWorkerPool({
       engine: DECODER_ENGINE,
       modelDir,
@@ -86,6 +91,7 @@ export class DecoderModel {
         maxSequences: options.max_sequences,
         kvCacheTokens: options.kv_cache_tokens,
         prefillChunkTokens: options.prefill_chunk_tokens,
+        vision: vision?.graphs,
       },
       runtime: load.runtime ?? options,
       // Jobs in a worker at once: every one the scheduler could decode together.
@@ -93,12 +99,19 @@ export class DecoderModel {
       onWarning: load.onWarning,
     });
     await pool.start();
-    return new DecoderModel(pool, tokenizer, {
-      contextLength,
-      vocabSize: pool.info.graphVocabSize ?? config.vocabSize,
-      eosTokenIds: config.eosTokenIds,
-      maxN: options.max_n,
-    });
+    const images = vision ? await VisionPrompt.start(modelDir, vision) : undefined;
+    return new DecoderModel(
+      pool,
+      tokenizer,
+      {
+        contextLength,
+        vocabSize: pool.info.graphVocabSize ?? config.vocabSize,
+        eosTokenIds: config.eosTokenIds,
+        maxN: options.max_n,
+        vision: vision !== undefined,
+      },
+      images,
+    );
   }
 
   get workers(): number {
@@ -109,27 +122,34 @@ export class DecoderModel {
    * Renders and tokenizes the prompt, checks it against the model (context, logit_bias ids) —
    * throwing ContextLengthExceededError or LogitBiasTokenError before anything is queued — and
    * starts the generation when the stream is first read. Leaving the stream early cancels it.
+   * With images, the preprocessing (image worker) and those checks happen when the stream is
+   * first read, and their errors (ImageDecodeError too) come from reading it.
    */
   generate(generation: ChatGeneration, bounds: WorkBounds = {}): GenerationStream {
-    const job = this.prepare(generation);
-    const stream = this.pool.stream(job, bounds);
+    const ready =
+      imageParts(generation.messages).length > 0
+        ? this.prepareWithImages(generation, bounds)
+        : this.prepare(generation);
+    if (ready instanceof Promise) ready.catch(() => undefined);
+    const pool = this.pool;
     // With tools in play, each choice's text is parsed into content and tool calls.
-    const source = toolsActive(generation)
-      ? withToolCalls(stream, {
-          format: this.toolCallFormat,
-          forced: typeof generation.toolChoice === 'object',
-        })
-      : stream;
+    const toolCalls = toolsActive(generation)
+      ? { format: this.toolCallFormat, forced: typeof generation.toolChoice === 'object' }
+      : undefined;
     let settle!: { resolve: (usage: GenerationUsage) => void; reject: (error: unknown) => void };
     const usage = new Promise<GenerationUsage>((resolve, reject) => (settle = { resolve, reject }));
     // Only the caller that reads it sees a failure; nobody else gets an unhandled rejection.
     usage.catch(() => undefined);
-    const promptTokens = job.promptIds.length;
     async function* events(): AsyncGenerator<GenerationEvent> {
       let completionTokens = 0;
       let grammar: GenerationUsage['grammar'];
       try {
-        for await (const event of source) {
+        const job = await ready;
+        const promptTokens = job.promptIds.length;
+        // The tiles are moved to the worker, not copied (the job is not read here again).
+        const transfer = job.images ? [job.images.pixelValues.buffer as ArrayBuffer] : [];
+        const stream = pool.stream(job, { ...bounds, transfer });
+        for await (const event of toolCalls ? withToolCalls(stream, toolCalls) : stream) {
           if (event.type === 'grammar') {
             grammar = { cacheHit: event.cacheHit, compileMs: event.compileMs };
             continue;
@@ -161,19 +181,44 @@ export class DecoderModel {
     );
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await this.vision?.close();
+    await this.pool.close();
   }
 
   private prepare(generation: ChatGeneration): GenerateJob {
-    const { contextLength, vocabSize } = this.info;
+    this.checkLogitBias(generation);
+    return this.jobFor(generation, this.encodePrompt(generation));
+  }
+
+  /** A prompt with images: preprocessed on the image worker, then the same checks. */
+  private async prepareWithImages(
+    generation: ChatGeneration,
+    bounds: WorkBounds,
+  ): Promise<GenerateJob> {
+    if (!this.vision)
+      throw new Error('this model has no vision encoder; images are refused earlier');
+    this.checkLogitBias(generation);
+    const { promptIds, images } = await this.vision.encode(
+      this.tokenizer,
+      generation.messages,
+      bounds,
+    );
+    return { ...this.jobFor(generation, promptIds), images };
+  }
+
+  private checkLogitBias(generation: ChatGeneration): void {
+    const { vocabSize } = this.info;
     for (const key of Object.keys(generation.sampling.logitBias)) {
       const tokenId = Number(key);
       if (!Number.isInteger(tokenId) || tokenId < 0 || tokenId >= vocabSize) {
         throw new LogitBiasTokenError(tokenId, vocabSize);
       }
     }
-    const promptIds = this.encodePrompt(generation);
+  }
+
+  private jobFor(generation: ChatGeneration, promptIds: number[]): GenerateJob {
+    const { contextLength } = this.info;
     const requested = generation.maxTokens;
     // Without max_tokens, at least one token must still fit after the prompt.
     if (promptIds.length + (requested ?? 1) > contextLength) {

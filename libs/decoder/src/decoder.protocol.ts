@@ -23,6 +23,21 @@ export interface SamplingOptions {
   readonly logitBias: Readonly<Record<number, number>>;
 }
 
+/** OpenAI's image_url.detail, applied to the image processor (see docs/chat.md, "Images"). */
+export type ImageDetail = 'auto' | 'low' | 'high';
+
+/** An image part's bytes, already fetched or decoded from its data: URL by the gateway. */
+export interface ImageInput {
+  readonly data: Uint8Array;
+  readonly mimeType: string;
+  readonly detail: ImageDetail;
+}
+
+/** One content part of a message, in the order the client sent them. */
+export type PromptContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly image: ImageInput };
+
 /** A message as the chat template sees it (content already flattened to text parts). */
 export interface PromptMessage {
   readonly role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
@@ -36,6 +51,11 @@ export interface PromptMessage {
     readonly function: { readonly name: string; readonly arguments: string };
   }[];
   readonly toolCallId?: string;
+  /**
+   * Set only when the message has an image: every part in order (the text parts are also
+   * joined in `content`). Only a model with a vision encoder takes it.
+   */
+  readonly parts?: readonly PromptContentPart[];
 }
 
 /** A function the model may call (issue 9); `parameters` is a JSON Schema object as JSON text. */
@@ -109,6 +129,19 @@ export interface GenerateJob {
   readonly topLogprobs: number;
   /** Grammar every choice's output is held to; absent: unconstrained. */
   readonly constraint?: OutputConstraint;
+  /**
+   * The prompt's images, preprocessed by the main thread's image worker: every tile of every
+   * image in prompt order (tiles × 3 × side × side). The vision encoder's features replace the
+   * embeddings of the prompt's image tokens, in order, at prefill.
+   */
+  readonly images?: ImageTiles;
+}
+
+/** Preprocessed image tiles, ready for the vision encoder. */
+export interface ImageTiles {
+  readonly pixelValues: Float32Array;
+  readonly tiles: number;
+  readonly side: number;
 }
 
 export interface TopLogprob {
@@ -183,6 +216,8 @@ export interface DecoderModelInfo {
   readonly eosTokenIds: readonly number[];
   /** Most choices (`n`) one request may ask for (the model's `max_n`). */
   readonly maxN: number;
+  /** Whether the model takes images (a vision encoder beside the decoder). */
+  readonly vision: boolean;
 }
 
 /** `workerData` of the decoder engine: the graph and the scheduler's limits (see docs/chat.md). */
@@ -195,6 +230,18 @@ export interface DecoderEngineOptions {
   readonly kvCacheTokens: number;
   /** Most prompt tokens prefilled between two decode steps. */
   readonly prefillChunkTokens: number;
+  /** A vision-language model (transformers.js layout): its other two graphs. */
+  readonly vision?: VisionGraphs;
+}
+
+/** The graphs beside a VLM's decoder, relative to the model directory. */
+export interface VisionGraphs {
+  /** pixel_values → image_features. */
+  readonly visionFile: string;
+  /** input_ids → inputs_embeds (the decoder takes embeddings). */
+  readonly embedFile: string;
+  /** The token whose prompt positions take the image features, in order. */
+  readonly imageTokenId: number;
 }
 
 /** What a decoder worker reports once its graph and tokenizer are loaded. */

@@ -11,6 +11,7 @@ import {
 } from './decoder.graph';
 import { float16ToFloat32 } from './float16.convert';
 import { KvBatch, type KvArray, type KvShape } from './kv.batch';
+import type { ImageSplice, VisionSessions } from './vision/vision.session';
 
 /** Grows-only int64 scratch, so steady-state steps allocate no feed buffers. */
 class Int64Scratch {
@@ -39,7 +40,12 @@ export class DecoderSession {
   constructor(
     private readonly session: InferenceSession,
     readonly graph: DecoderGraph,
+    /** A vision-language model's embed_tokens and vision_encoder (its decoder takes embeddings). */
+    readonly vision?: VisionSessions,
   ) {
+    if (graph.inputsEmbeds && !vision) {
+      throw new Error('the decoder takes inputs_embeds but the model has no embed_tokens graph');
+    }
     this.shape = {
       kvHeads: graph.kvHeads,
       headSize: graph.headSize,
@@ -69,11 +75,12 @@ export class DecoderSession {
     path: string,
     declared: { readonly layers: number; readonly kvHeads: number; readonly headSize: number },
     create: (path: string) => Promise<InferenceSession>,
+    vision?: VisionSessions,
   ): Promise<DecoderSession> {
     await assertNoGroupQueryAttention(path);
     const session = await create(path);
     try {
-      return new DecoderSession(session, describeDecoderGraph(session, path, declared));
+      return new DecoderSession(session, describeDecoderGraph(session, path, declared), vision);
     } catch (error) {
       await session.release();
       throw error;
@@ -90,9 +97,9 @@ export class DecoderSession {
    * are fetched, so ORT skips the LM head for the chunk: the scheduler feeds a prompt's last
    * token as the sequence's first decode-step input, which gives the first token's logits.
    */
-  async prefill(cache: KvBatch, ids: readonly number[]): Promise<void> {
+  async prefill(cache: KvBatch, ids: readonly number[], images?: ImageSplice): Promise<void> {
     if (cache.rows !== 1) throw new Error(`prefill takes one sequence, got ${cache.rows}`);
-    await this.run(cache, ids, ids.length, this.graph.presentNames);
+    await this.run(cache, ids, ids.length, this.graph.presentNames, undefined, images);
   }
 
   /**
@@ -124,8 +131,9 @@ export class DecoderSession {
     return this.float32((await this.run(cache, tokens, 1, this.outputs)).logits);
   }
 
-  release(): Promise<void> {
-    return this.session.release();
+  async release(): Promise<void> {
+    await this.vision?.release();
+    await this.session.release();
   }
 
   /** float16 logits (q4f16 exports) are converted into a reused buffer; float32 pass as is. */
@@ -147,12 +155,15 @@ export class DecoderSession {
     step: number,
     outputs: readonly string[],
     added?: readonly number[],
+    images?: ImageSplice,
   ): Promise<InferenceSession.ReturnType> {
     // The feeds live in reused buffers that ORT reads when the run starts (on a later tick).
     if (this.running) throw new Error('a DecoderSession runs one prefill or decode at a time');
     this.running = true;
     try {
-      const out = await this.session.run(this.feeds(cache, tokens, step, added), outputs);
+      const feeds = this.feeds(cache, tokens, step, added);
+      if (this.graph.inputsEmbeds) await this.embed(feeds, cache.rows, step, images);
+      const out = await this.session.run(feeds, outputs);
       cache.advance(
         this.graph.presentNames.map((name) => out[name].data as KvArray),
         step,
@@ -162,6 +173,24 @@ export class DecoderSession {
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * A vision-language decoder takes embeddings: embed_tokens on the ids, then (prefill of a
+   * prompt with images) the image features over the image tokens' rows.
+   */
+  private async embed(
+    feeds: Record<string, Tensor>,
+    rows: number,
+    step: number,
+    images: ImageSplice | undefined,
+  ): Promise<void> {
+    const vision = this.vision as VisionSessions;
+    const ids = feeds.input_ids.data as BigInt64Array;
+    const embeds = await vision.embedTokens(ids, rows, step);
+    if (images) vision.splice(embeds.data as Float32Array, ids, images);
+    delete feeds.input_ids;
+    feeds.inputs_embeds = embeds;
   }
 
   private feeds(

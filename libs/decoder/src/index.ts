@@ -6,6 +6,8 @@ export { readDecoderConfig, type DecoderConfig } from './decoder.config';
 export {
   ContextLengthExceededError,
   GrammarCompileError,
+  ImageDecodeError,
+  ImagePlaceholderError,
   LogitBiasTokenError,
 } from './decoder.errors';
 export { type DecoderGraph, type KvType } from './decoder.graph';

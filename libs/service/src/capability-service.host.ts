@@ -118,10 +118,10 @@ export class CapabilityServiceHost
   }
 
   private listModels(): ModelInfo[] {
-    return this.service.models().map(({ spec, created, contextLength }) => ({
+    return this.service.models().map(({ spec, created, contextLength, extraCapabilities }) => ({
       id: spec.id,
       aliases: spec.aliases,
-      capabilities: [this.capability],
+      capabilities: [this.capability, ...(extraCapabilities ?? [])],
       created,
       owned_by: spec.owned_by,
       context_length: contextLength ?? 0,

@@ -11,6 +11,8 @@ export interface ServedModel {
   readonly created: number;
   /** Positions the model attends to (prompt + output), for chat models. */
   readonly contextLength?: number;
+  /** What the model does beyond the service's capability (a chat model that takes images: 'vision'). */
+  readonly extraCapabilities?: readonly string[];
 }
 
 export interface CapabilityService {

@@ -1,2 +1,3 @@
 export * from './fixtures';
 export * from './condition.waits';
+export * from './image.server';

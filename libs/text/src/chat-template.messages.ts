@@ -6,7 +6,8 @@ import type { PromptMessage } from '@tessera/decoder';
 /** A message as a Jinja chat template sees it. */
 export interface TemplateMessage {
   role: string;
-  content: string | null;
+  /** A list of parts for templates that take images (`{type: 'image'}` where each one was). */
+  content: string | null | TemplatePart[];
   name?: string;
   tool_calls?: {
     id: string;
@@ -14,6 +15,26 @@ export interface TemplateMessage {
     function: { name: string; arguments: unknown };
   }[];
   tool_call_id?: string;
+}
+
+export type TemplatePart = { type: 'text'; text: string } | { type: 'image' };
+
+/**
+ * Whether a template takes content as a list of typed parts (vision models' templates: Idefics3,
+ * SmolVLM, Qwen2-VL, LLaVA test `['type'] == 'image'`). Those get every message as parts, text-only
+ * ones included, since they iterate `message['content']` and would print nothing for a string.
+ */
+export function templateTakesParts(template: string): boolean {
+  return /\[\s*['"]type['"]\s*\]\s*==\s*['"]image['"]|\.type\s*==\s*['"]image['"]/.test(template);
+}
+
+function partsOf(message: PromptMessage): TemplatePart[] {
+  if (message.parts) {
+    return message.parts.map((part) =>
+      part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image' },
+    );
+  }
+  return message.content === null ? [] : [{ type: 'text', text: message.content }];
 }
 
 /**
@@ -29,11 +50,12 @@ export function templateHasDeveloperRole(template: string): boolean {
 export function toTemplateMessages(
   messages: readonly PromptMessage[],
   developerRole: boolean,
+  parts = false,
 ): TemplateMessage[] {
   return messages.map((message) => {
     const out: TemplateMessage = {
       role: message.role === 'developer' && !developerRole ? 'system' : message.role,
-      content: message.content,
+      content: parts ? partsOf(message) : message.content,
     };
     if (message.name !== undefined) out.name = message.name;
     if (message.toolCalls !== undefined) {

@@ -9,6 +9,7 @@ import { loadChatTemplate } from './chat-template.loader';
 import { PromptLengthBound, PromptTooLongError } from './prompt-length.bound';
 import {
   templateHasDeveloperRole,
+  templateTakesParts,
   toTemplateMessages,
   type TemplateMessage,
 } from './chat-template.messages';
@@ -71,6 +72,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
   private readonly developerRole: boolean;
   private readonly nativeTools: boolean;
   private readonly nativeToolCalls: boolean;
+  private readonly takesParts: boolean;
   private readonly specialIds: ReadonlySet<number>;
   private readonly tokenBytes: TokenBytes;
   private readonly lengthBound?: PromptLengthBound;
@@ -81,6 +83,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
     toolCallFormat: ToolCallFormatName | undefined,
   ) {
     this.developerRole = templateHasDeveloperRole(template);
+    this.takesParts = templateTakesParts(template);
     this.toolCallFormat = toolCallFormat ?? detectToolCallFormat(template);
     this.nativeTools = templateRendersTools(template);
     this.nativeToolCalls = templateRendersToolCalls(template);
@@ -121,7 +124,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
       conversation = withFallbackTools(messages, format, prompt);
     }
     return this.render(
-      toTemplateMessages(conversation, this.developerRole),
+      toTemplateMessages(conversation, this.developerRole, this.takesParts),
       this.template,
       this.nativeTools && templateTools.length > 0 ? templateTools : undefined,
     );
@@ -138,6 +141,10 @@ class TemplateChatTokenizer implements ChatTokenizer {
     // The template already writes the BOS/role tokens: adding special tokens again would double
     // them (SmolLM2 adds <|im_start|> as BOS), as Python's apply_chat_template(tokenize=True)
     // also avoids.
+    return this.encodeText(text);
+  }
+
+  encodeText(text: string): number[] {
     return this.tokenizer.encode(text, { add_special_tokens: false });
   }
 

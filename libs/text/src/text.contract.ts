@@ -24,6 +24,11 @@ export interface ChatTokenizer {
    * one its template asks for; undefined for a template whose tool format is not known.
    */
   readonly toolCallFormat: ToolCallFormatName | undefined;
+  /**
+   * Token ids of text already rendered (special tokens in it are recognised, none added): a
+   * vision model's prompt once its image placeholders are expanded.
+   */
+  encodeText(text: string): number[];
   /** Rows of the tokenizer's vocabulary (added tokens included). */
   readonly vocabSize: number;
   /** Starts the text pipeline of one generated sequence. */

@@ -5,8 +5,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
 import { writeSse } from '../sse/sse.writer';
+import { ImageInputs } from '../images/image-inputs.service';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { ChatChunkMapper, chatChunks } from './chat-chunks';
+import { resolveImages } from './chat-images.resolve';
 import { aggregateCompletion } from './chat-completion.aggregate';
 import { parseChatCompletionRequest } from './chat.request';
 import { completionIdentity } from './chat.response';
@@ -16,6 +18,7 @@ export class ChatController {
   constructor(
     private readonly upstreams: UpstreamClients,
     @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
+    private readonly images: ImageInputs,
   ) {}
 
   /** The reply is sent here (not returned) since a stream takes the socket over. */
@@ -29,6 +32,7 @@ export class ChatController {
     const model = this.router.route(chat.model, 'chat');
     request.tesseraModel = model.id;
     request.tesseraSpan?.setAttribute(GEN_AI.requestModel, chat.model);
+    await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);
     const frames = this.upstreams.serverStream('chat', 'Generate', {
       model: model.id,

@@ -2,7 +2,8 @@
 // chat-parameters.policy.ts), the Generate call (chat.controller.ts) and the OpenAI response,
 // whole (chat-completion.aggregate.ts) or streamed (chat-chunks.ts).
 import { Module } from '@nestjs/common';
+import { ImagesModule } from '../images/images.module';
 import { ChatController } from './chat.controller';
 
-@Module({ controllers: [ChatController] })
+@Module({ imports: [ImagesModule], controllers: [ChatController] })
 export class ChatModule {}
