@@ -2,8 +2,9 @@
 // is called, over real HTTP from local servers. The allowed server listens on 127.0.0.2, the one
 // address on the allow-list; the same routes on 127.0.0.1 (and `localhost`) are loopback and
 // refused. Every refusal is a 400 naming the part, and the refused server never sees a request.
-// The chat model here has no vision, so an image that went through comes back as the service's
-// own 400 (`image_not_supported`), which the gateway's refusals never are.
+// An image that went through reaches the chat service: the vision fixture (tiny-smolvlm) answers
+// it, and the text-only one refuses it with its own 400 (`image_not_supported`), which the
+// gateway's refusals never are.
 import OpenAI from 'openai';
 import { DEFAULT_IMAGE_INPUTS } from '@tessera/config';
 import { startImageServer, type ImageServer } from '@tessera/testing';
@@ -75,8 +76,29 @@ const refusal = (message: string | RegExp, code = 'invalid_image_url') => ({
 
 const NOT_FETCHED = 'which this server does not fetch images from.';
 
+const VISION_MODEL = 'tiny-smolvlm';
+
 describe('image URLs the gateway reads', () => {
-  it('fetches an allowed http URL and hands the bytes to the chat service', async () => {
+  it('fetches an allowed http URL; the vision model answers on the same bytes as a data: URL', async () => {
+    const { client } = stack().gateway;
+    const ask = (url: string) =>
+      client.chat.completions.create({ ...withImage(url), model: VISION_MODEL, temperature: 0 });
+    const fetched = await ask(allowed.url('/image.png'));
+    const inline = await ask(`data:image/png;base64,${allowed.png.toString('base64')}`);
+    expect(allowed.hits.get('/image.png')).toBe(1);
+    expect(fetched.choices[0]!.message.content).toEqual(expect.any(String));
+    // Greedy on the same image: the same prompt (image tokens counted) and the same answer.
+    expect(fetched.usage).toEqual(inline.usage);
+    expect(fetched.choices[0]!.message.content).toBe(inline.choices[0]!.message.content);
+    const textOnly = await client.chat.completions.create({
+      model: VISION_MODEL,
+      max_tokens: 4,
+      messages: [{ role: 'user', content: 'What is in this image?' }],
+    });
+    expect(fetched.usage!.prompt_tokens).toBeGreaterThan(textOnly.usage!.prompt_tokens + 16);
+  });
+
+  it('hands an allowed http URL to a text-only model, which refuses it itself', async () => {
     const error = await errorFor(allowed.url('/image.png'));
     expect(error).toEqual({
       message: `The model '${CHAT_MODEL}' does not accept images; send text content parts only.`,
