@@ -12,9 +12,15 @@ import type {
   FinishReason,
   GenerateJob,
   GenerationUsage,
+  OutputConstraint,
   TokenLogprob,
 } from './decoder.protocol';
 import type { DecoderSession } from './decoder.session';
+import type {
+  ConstraintCompiler,
+  GrammarCompileInfo,
+  SequenceConstraint,
+} from './grammar/constraint.contract';
 import { KvBatch, type KvRowSource } from './kv.batch';
 import type { SampledToken, SequenceSampler } from './sampling/sampler.contract';
 import { createSequenceSampler } from './sampling';
@@ -35,6 +41,9 @@ interface ScheduledJob {
   readonly resolve: (usage: GenerationUsage) => void;
   readonly reject: (error: unknown) => void;
   readonly sequences: Sequence[];
+  /** One grammar state per choice when the job has a constraint (compiled before admission). */
+  readonly constraints?: SequenceConstraint[];
+  readonly grammar?: GrammarCompileInfo;
   /** The prompt's cache while it is prefilled, chunk by chunk. */
   cache?: KvBatch;
   prefilled: number;
@@ -48,6 +57,7 @@ interface Sequence {
   readonly owner: ScheduledJob;
   readonly choice: number;
   readonly sampler: SequenceSampler;
+  readonly constraint?: SequenceConstraint;
   readonly detokenizer: SequenceDetokenizer;
   /** Logprobs of tokens whose text is still held back by the detokenizer. */
   readonly pending: TokenLogprob[];
@@ -83,6 +93,8 @@ export class ContinuousBatchScheduler {
     private readonly limits: SchedulerLimits,
     eosTokenIds: readonly number[],
     private readonly vocabSize: number,
+    /** The grammar engine, started on the first constrained job (absent: constraints refused). */
+    private readonly grammar?: () => Promise<ConstraintCompiler>,
   ) {
     this.eos = new Set(eosTokenIds);
   }
@@ -99,6 +111,22 @@ export class ContinuousBatchScheduler {
         new RangeError(`n=${job.n} is more than max_sequences=${this.limits.maxSequences}`),
       );
     }
+    if (!job.constraint) return this.enqueue(job, context);
+    const { grammar } = this;
+    if (!grammar) return Promise.reject(new Error('this engine has no grammar engine'));
+    // Compiled (or found in the cache) before the job waits: a schema that cannot be compiled
+    // fails this request alone, before it holds any KV budget.
+    return grammar()
+      .then((compiler) => compiler.constraints(job.constraint as OutputConstraint, job.n))
+      .then(({ sequences, info }) => this.enqueue(job, context, sequences, info));
+  }
+
+  private enqueue(
+    job: GenerateJob,
+    context: JobContext<DecoderEngineTypes>,
+    constraints?: SequenceConstraint[],
+    grammar?: GrammarCompileInfo,
+  ): Promise<GenerationUsage> {
     return new Promise((resolve, reject) => {
       this.waiting.push({
         job,
@@ -107,6 +135,8 @@ export class ContinuousBatchScheduler {
         resolve,
         reject,
         sequences: [],
+        constraints,
+        grammar,
         prefilled: 0,
         admitted: false,
         open: job.n,
@@ -211,13 +241,19 @@ export class ContinuousBatchScheduler {
     const rows = this.rows;
     this.tokens.length = rows.length;
     for (let row = 0; row < rows.length; row++) this.tokens[row] = rows[row].next;
-    let logits: Float32Array;
-    try {
-      logits = await this.session.decode(batch, this.tokens);
-    } catch (error) {
-      for (const sequence of rows) this.fail(sequence.owner, error);
+    // The grammar masks of this step are computed while ONNX Runtime runs the step (off this
+    // thread); the outcome is captured so a failed step is never an unhandled rejection.
+    const decoding = this.session.decode(batch, this.tokens).then(
+      (logits) => ({ logits }),
+      (error: unknown) => ({ error }),
+    );
+    await this.prepareConstraints(rows);
+    const step = await decoding;
+    if ('error' in step) {
+      for (const sequence of rows) this.fail(sequence.owner, step.error);
       return;
     }
+    const { logits } = step;
     const vocab = logits.length / rows.length;
     for (let row = 0; row < rows.length; row++) {
       const sequence = rows[row];
@@ -229,6 +265,18 @@ export class ContinuousBatchScheduler {
         );
       } catch (error) {
         // e.g. a constraint that bans every token: that request fails, the others go on.
+        this.fail(sequence.owner, error);
+      }
+    }
+  }
+
+  /** Each constrained row's next-token mask; a row whose grammar fails fails its request. */
+  private async prepareConstraints(rows: readonly Sequence[]): Promise<void> {
+    for (const sequence of rows) {
+      if (sequence.done || !sequence.constraint) continue;
+      try {
+        await sequence.constraint.prepare();
+      } catch (error) {
         this.fail(sequence.owner, error);
       }
     }
@@ -310,7 +358,9 @@ export class ContinuousBatchScheduler {
           choice,
           topLogprobs: job.logprobs ? job.topLogprobs : 0,
           logprobs: job.logprobs,
+          constraint: scheduled.constraints?.[choice],
         }),
+        constraint: scheduled.constraints?.[choice],
         detokenizer: this.tokenizer.detokenizer(job.stop),
         pending: [],
         next: job.promptIds[job.promptIds.length - 1],
@@ -365,6 +415,7 @@ export class ContinuousBatchScheduler {
 
   private finish(sequence: Sequence, reason: FinishReason): void {
     sequence.done = true;
+    sequence.constraint?.dispose();
     const { owner } = sequence;
     owner.context.emit({
       type: 'finish',
@@ -378,6 +429,7 @@ export class ContinuousBatchScheduler {
       owner.resolve({
         promptTokens: owner.job.promptIds.length,
         completionTokens: owner.completionTokens,
+        ...(owner.grammar && { grammar: owner.grammar }),
       });
     }
   }
@@ -397,6 +449,8 @@ export class ContinuousBatchScheduler {
   private end(job: ScheduledJob): void {
     job.ended = true;
     job.cache = undefined;
+    // Matchers live in WASM memory, which no garbage collector frees.
+    for (const constraint of job.constraints ?? []) constraint.dispose();
     if (!job.admitted) return;
     this.reservedSequences -= job.job.n;
     this.reservedTokens -= job.reserved;

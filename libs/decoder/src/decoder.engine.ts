@@ -8,6 +8,8 @@ import { ContinuousBatchScheduler } from './continuous-batch.scheduler';
 import { readDecoderConfig } from './decoder.config';
 import type { DecoderEngineTypes } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
+import { XGrammarCompiler } from './grammar/grammar.compiler';
+import { readEncodedVocab } from './grammar/tokenizer-vocab.reader';
 import { loadChatTokenizer } from '@tessera/text';
 
 export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
@@ -18,12 +20,21 @@ export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
   );
   const tokenizer = await loadChatTokenizer(modelDir);
   const { graph } = session;
+  const vocabSize = graph.vocabSize ?? config.vocabSize;
+  // XGrammar and the vocabulary's token masks are built on the first constrained job (~0.4 s
+  // for a 49k vocabulary), once per worker; models never asked for JSON pay nothing.
+  let grammar: Promise<XGrammarCompiler> | undefined;
+  const grammarEngine = () =>
+    (grammar ??= readEncodedVocab(modelDir).then((vocab) =>
+      XGrammarCompiler.create({ vocab, vocabSize, eosTokenIds: config.eosTokenIds }),
+    ));
   const scheduler = new ContinuousBatchScheduler(
     session,
     tokenizer,
     options,
     config.eosTokenIds,
-    graph.vocabSize ?? config.vocabSize,
+    vocabSize,
+    grammarEngine,
   );
   return {
     info: {

@@ -40,3 +40,22 @@ export class LogitBiasTokenError extends Error {
     );
   }
 }
+
+/**
+ * A response_format schema (or a tool's parameters) the grammar engine cannot turn into a
+ * grammar: an unsupported type, an unresolvable $ref, an invalid pattern. Thrown in the worker;
+ * it comes back to the main thread as an Error with this name (worker errors keep only name and
+ * message), so callers test it with `GrammarCompileError.is`.
+ */
+export class GrammarCompileError extends Error {
+  static readonly errorName = 'GrammarCompileError';
+  override readonly name = GrammarCompileError.errorName;
+
+  constructor(reason: string) {
+    super(`Invalid schema for 'response_format': ${reason}`);
+  }
+
+  static is(error: unknown): error is Error {
+    return error instanceof Error && error.name === GrammarCompileError.errorName;
+  }
+}

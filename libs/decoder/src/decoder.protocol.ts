@@ -161,6 +161,8 @@ export type GenerationEvent =
 export interface GenerationUsage {
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** How the job's grammar was obtained, when it had a constraint (counted as metrics). */
+  readonly grammar?: { readonly cacheHit: boolean; readonly compileMs: number };
 }
 
 /** What a loaded chat model reports (GET /v1/models, request validation). */

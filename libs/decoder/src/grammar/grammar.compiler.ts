@@ -1,0 +1,184 @@
+// The worker's grammar engine: XGrammar with this model's vocabulary (built once per worker) and
+// a bounded LRU of compiled grammars keyed by the exact constraint, so a repeated schema is
+// compiled once. Each job gets one matcher per choice (see grammar.constraint.ts).
+//
+// Compile options, for every JSON grammar: no free whitespace (one line, json.dumps' ", " and
+// ": " separators) — with any_whitespace a weak or random model can emit blanks until max_tokens
+// — and XGrammar's strict mode, so objects carry no properties the schema does not name (the
+// output still validates: it only leaves out what the schema leaves open).
+import type { CompiledGrammar, GrammarCompiler, TokenizerInfo } from '@mlc-ai/web-xgrammar';
+import { GrammarCompileError } from '../decoder.errors';
+import type { OutputConstraint } from '../decoder.protocol';
+import type {
+  ConstraintCompiler,
+  GrammarCompileInfo,
+  SequenceConstraint,
+} from './constraint.contract';
+import { GrammarConstraint } from './grammar.constraint';
+import type { EncodedVocab } from './tokenizer-vocab.reader';
+import { loadXGrammar, type XGrammarInstance } from './xgrammar.loader';
+
+/** Compiled grammars kept per worker (each holds token masks for its states: ~KB to a few MB). */
+export const GRAMMAR_CACHE_SIZE = 64;
+
+/** One line, no optional whitespace (XGrammar's indent −1). */
+const NO_INDENT = -1;
+/** OpenAI's JSON mode: any object. Not strict: its properties are free. */
+const ANY_OBJECT = '{"type":"object"}';
+
+export interface GrammarCompilerStats {
+  readonly compilations: number;
+  readonly cacheHits: number;
+  readonly compileMs: number;
+  readonly cached: number;
+}
+
+export interface GrammarVocabulary {
+  readonly vocab: EncodedVocab;
+  /** Rows of the model's logits (may exceed the tokenizer's vocabulary). */
+  readonly vocabSize: number;
+  /** The model's end-of-sequence ids: what a complete value allows next. */
+  readonly eosTokenIds: readonly number[];
+}
+
+export class XGrammarCompiler implements ConstraintCompiler {
+  private readonly grammars = new Map<string, Promise<CompiledGrammar>>();
+  private compilations = 0;
+  private cacheHits = 0;
+  private compileMs = 0;
+  /**
+   * A separate instance that converts each new schema first: a schema XGrammar rejects aborts the
+   * instance that converted it, so that is never the one holding the vocabulary and matchers.
+   */
+  private checker?: XGrammarInstance;
+
+  private constructor(
+    private readonly instance: XGrammarInstance,
+    private readonly tokenizerInfo: TokenizerInfo,
+    private readonly compiler: GrammarCompiler,
+    private readonly capacity: number,
+  ) {}
+
+  static async create(
+    { vocab, vocabSize, eosTokenIds }: GrammarVocabulary,
+    capacity = GRAMMAR_CACHE_SIZE,
+  ): Promise<XGrammarCompiler> {
+    const instance = loadXGrammar();
+    const { TokenizerInfo, GrammarCompiler } = instance.xgrammar;
+    const info = await TokenizerInfo.createTokenizerInfo(
+      vocab.tokens,
+      vocab.vocabType,
+      vocab.prependSpace,
+      Math.max(vocabSize, vocab.tokens.length),
+      [...eosTokenIds],
+    );
+    // XGrammar's own cache is unbounded: this class keeps a bounded one instead.
+    const compiler = await GrammarCompiler.createGrammarCompiler(info, false);
+    return new XGrammarCompiler(instance, info, compiler, capacity);
+  }
+
+  get stats(): GrammarCompilerStats {
+    const { compilations, cacheHits, compileMs } = this;
+    return { compilations, cacheHits, compileMs, cached: this.grammars.size };
+  }
+
+  async constraints(
+    constraint: OutputConstraint,
+    count: number,
+  ): Promise<{ sequences: SequenceConstraint[]; info: GrammarCompileInfo }> {
+    const { grammar, info } = await this.compile(constraint);
+    const { GrammarMatcher } = this.instance.xgrammar;
+    const sequences: SequenceConstraint[] = [];
+    for (let i = 0; i < count; i++) {
+      sequences.push(new GrammarConstraint(await GrammarMatcher.createGrammarMatcher(grammar)));
+    }
+    return { sequences, info };
+  }
+
+  /** The compiled grammar, from the cache when this exact constraint was seen. */
+  async compile(
+    constraint: OutputConstraint,
+  ): Promise<{ grammar: CompiledGrammar; info: GrammarCompileInfo }> {
+    const key = JSON.stringify(constraint);
+    const cached = this.grammars.get(key);
+    if (cached) {
+      // Most recently used last: eviction takes the first.
+      this.grammars.delete(key);
+      this.grammars.set(key, cached);
+      this.cacheHits++;
+      return { grammar: await cached, info: { cacheHit: true, compileMs: 0 } };
+    }
+    const started = performance.now();
+    const compiling = this.compileNew(constraint);
+    this.grammars.set(key, compiling);
+    this.evict();
+    let grammar: CompiledGrammar;
+    try {
+      grammar = await compiling;
+    } catch (error) {
+      if (this.grammars.get(key) === compiling) this.grammars.delete(key);
+      throw error;
+    }
+    const compileMs = performance.now() - started;
+    this.compilations++;
+    this.compileMs += compileMs;
+    return { grammar, info: { cacheHit: false, compileMs } };
+  }
+
+  dispose(): void {
+    for (const grammar of this.grammars.values()) void grammar.then((g) => g.dispose(), noop);
+    this.grammars.clear();
+    this.compiler.dispose();
+    this.tokenizerInfo.dispose();
+  }
+
+  private evict(): void {
+    while (this.grammars.size > this.capacity) {
+      const [key, oldest] = this.grammars.entries().next().value as [
+        string,
+        Promise<CompiledGrammar>,
+      ];
+      this.grammars.delete(key);
+      // Matchers keep their own reference to the compiled grammar: disposing the cache's handle
+      // does not pull it from under running sequences.
+      void oldest.then((g) => g.dispose(), noop);
+    }
+  }
+
+  private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
+    await this.check(constraint);
+    switch (constraint.type) {
+      case 'json_object':
+        return this.compiler.compileJSONSchema(ANY_OBJECT, false, NO_INDENT, undefined, false);
+      case 'json_schema':
+        return this.compiler.compileJSONSchema(
+          constraint.schema,
+          false,
+          NO_INDENT,
+          undefined,
+          true,
+        );
+      case 'structural_tag':
+        return this.compiler.compileStructuralTag(constraint.structuralTag);
+    }
+  }
+
+  /** Converts the constraint on the checker instance; a rejection replaces that instance. */
+  private async check(constraint: OutputConstraint): Promise<void> {
+    if (constraint.type === 'json_object') return;
+    const checker = (this.checker ??= loadXGrammar());
+    const { Grammar } = checker.xgrammar;
+    try {
+      const grammar =
+        constraint.type === 'json_schema'
+          ? await Grammar.fromJSONSchema(constraint.schema, false, NO_INDENT, undefined, true)
+          : await Grammar.fromStructuralTag(constraint.structuralTag);
+      grammar.dispose();
+    } catch (error) {
+      this.checker = undefined;
+      throw new GrammarCompileError(checker.lastFailure() ?? (error as Error).message);
+    }
+  }
+}
+
+function noop(): void {}
