@@ -155,17 +155,24 @@ describe('POST /v1/chat/completions refuses', () => {
       [{ type: 'function', function: { name: 'f', parameters: {} } }],
       'Tool calling, JSON mode and structured outputs are not supported by this server yet.',
     ],
-    [
-      'response_format',
-      { type: 'json_object' },
-      "response_format 'json_object': Tool calling, JSON mode and structured outputs are not " +
-        'supported by this server yet.',
-    ],
   ])('%s, which would change the output, with 400 naming it', async (field, value, reason) => {
     await expectError(
       { ...base, [field]: value },
       400,
       invalid(`Invalid '${field}': ${reason}`, field, 'unsupported_value'),
+    );
+  });
+
+  it('json_object when no message mentions JSON, with 400 naming messages (as OpenAI)', async () => {
+    await expectError(
+      { ...base, response_format: { type: 'json_object' } },
+      400,
+      invalid(
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of " +
+          "type 'json_object'.",
+        'messages',
+        null,
+      ),
     );
   });
 

@@ -4,7 +4,7 @@
 // refusal (429) and the caller going away reach the caller through the contracts' one table
 // (grpcStatusErrorOf): the model stops the sequence when `signal` aborts, which frees its slot
 // before the next step.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
 import {
   GrpcStatusError,
@@ -15,18 +15,28 @@ import {
 } from '@tessera/contracts';
 import {
   ContextLengthExceededError,
+  GrammarCompileError,
   LogitBiasTokenError,
   type DecoderModel,
   type GenerationEvent,
 } from '@tessera/decoder';
-import { GEN_AI } from '@tessera/observability';
+import { GEN_AI, METRICS_REGISTRY } from '@tessera/observability';
+import type { Registry } from 'prom-client';
 import { ChatTemplateError } from '@tessera/text';
 import { chatGenerationOf } from './chat-generation.mapper';
 import { ChatModels } from './chat-models';
+import { GrammarMetrics } from './grammar.metrics';
 
 @Injectable()
 export class GenerateHandler {
-  constructor(private readonly models: ChatModels) {}
+  private readonly grammar: GrammarMetrics;
+
+  constructor(
+    private readonly models: ChatModels,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.grammar = new GrammarMetrics(registry);
+  }
 
   async *generate(
     request: GenerateRequest__Output,
@@ -76,8 +86,12 @@ export class GenerateHandler {
     } finally {
       // The generation counts as running until the engine has let go of its sequences (its
       // usage settles then, also when it was cancelled), not merely until this call ended.
-      if (stream) void stream.usage.then(done, done);
-      else done();
+      if (stream) {
+        void stream.usage.then((usage) => {
+          this.grammar.record(model.spec.id, usage);
+          done();
+        }, done);
+      } else done();
     }
   }
 }
@@ -139,6 +153,13 @@ function refusalOf(error: unknown): unknown {
   if (error instanceof ChatTemplateError) {
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: 'messages',
+      code: null,
+    });
+  }
+  if (GrammarCompileError.is(error)) {
+    // Raised in the worker (it compiles the schema against the vocabulary): matched by name.
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: 'response_format',
       code: null,
     });
   }

@@ -3,7 +3,11 @@
 export type * from './decoder.protocol';
 export type * from './sampling/sampler.contract';
 export { readDecoderConfig, type DecoderConfig } from './decoder.config';
-export { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
+export {
+  ContextLengthExceededError,
+  GrammarCompileError,
+  LogitBiasTokenError,
+} from './decoder.errors';
 export { type DecoderGraph, type KvType } from './decoder.graph';
 export { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
 export { DecoderModel, type DecoderModelLoadOptions, type GenerationStream } from './decoder.model';

@@ -253,7 +253,6 @@ describe('parseChatCompletionRequest', () => {
     ['moderation', { model: 'omni-moderation-latest' }],
     ['reasoning_effort', 'high'],
     ['verbosity', 'low'],
-    ['response_format', { type: 'json_object' }],
     ['tools', [{ type: 'function', function: { name: 'f' } }]],
     ['tool_choice', 'auto'],
     ['functions', [{ name: 'f' }]],

@@ -140,15 +140,16 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
       'max_tokens',
     );
   }
+  const messages = parseMessages(parsed.messages);
   return {
     model: parsed.model,
     stream: parsed.stream === true,
     includeUsage: parsed.stream_options?.include_usage === true,
     generate: {
-      messages: parseMessages(parsed.messages),
+      messages,
       sampling: samplingOf(parsed),
       user: parsed.user ?? '',
-      response_format: responseFormatOf(parsed.response_format),
+      response_format: responseFormatOf(parsed.response_format, messages),
       ...toolsOf(parsed),
     },
   };

@@ -1,0 +1,44 @@
+// Prometheus metrics of the engine's grammar compiler (JSON mode, structured outputs, tools):
+// each constrained job reports whether its grammar came from the worker's cache and how long
+// compiling it took (GenerationUsage.grammar).
+import type { GenerationUsage } from '@tessera/decoder';
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+export class GrammarMetrics {
+  private readonly compilations: Counter<'model'>;
+  private readonly cacheHits: Counter<'model'>;
+  private readonly compileSeconds: Histogram<'model'>;
+
+  constructor(registry: Registry) {
+    this.compilations = new Counter({
+      name: 'tessera_chat_grammar_compilations_total',
+      help: 'Grammars (response_format schemas, tool-call tags) compiled against a vocabulary',
+      labelNames: ['model'],
+      registers: [registry],
+    });
+    this.cacheHits = new Counter({
+      name: 'tessera_chat_grammar_cache_hits_total',
+      help: 'Constrained generations whose grammar was already compiled in the worker',
+      labelNames: ['model'],
+      registers: [registry],
+    });
+    this.compileSeconds = new Histogram({
+      name: 'tessera_chat_grammar_compile_seconds',
+      help: 'Time to compile one grammar (cache misses only)',
+      labelNames: ['model'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+  }
+
+  record(model: string, usage: GenerationUsage): void {
+    const { grammar } = usage;
+    if (!grammar) return;
+    if (grammar.cacheHit) {
+      this.cacheHits.inc({ model });
+    } else {
+      this.compilations.inc({ model });
+      this.compileSeconds.observe({ model }, grammar.compileMs / 1000);
+    }
+  }
+}
