@@ -255,7 +255,8 @@ describe('bad response_format', () => {
           },
         },
       },
-      'response_format',
+      // The param is the keyword's own path in the schema.
+      `response_format.json_schema.schema.properties.a.${keyword}`,
     );
     expect(message).toContain(`'${keyword}'`);
   });
@@ -274,7 +275,10 @@ describe('bad response_format', () => {
       },
     });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ error: invalid('response_format') });
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toMatchObject({
+      error: invalid('response_format.json_schema.schema.properties.a.not'),
+    });
   });
 
   it.each<[string, unknown]>([
