@@ -176,6 +176,42 @@ describe('POST /v1/chat/completions refuses', () => {
     );
   });
 
+  it('a json_schema the grammar engine cannot compile with 400 naming response_format, and serves on', async () => {
+    const format = (schema: unknown) => ({
+      type: 'json_schema',
+      json_schema: { name: 'answer', schema },
+    });
+    await expectError(
+      {
+        ...base,
+        response_format: format({ type: 'object', properties: { a: { $ref: '#/$defs/none' } } }),
+      },
+      400,
+      invalid(
+        expect.stringMatching(/^Invalid schema for 'response_format': .*none/) as unknown as string,
+        'response_format',
+      ),
+    );
+    await expectError(
+      { ...base, response_format: format({ type: 'string', pattern: '((' }) },
+      400,
+      invalid(
+        expect.stringMatching(
+          /^Invalid schema for 'response_format': .*parenthesis/,
+        ) as unknown as string,
+        'response_format',
+      ),
+    );
+    const after = await post(stack().gateway, '/v1/chat/completions', {
+      ...base,
+      response_format: format({ type: 'boolean' }),
+      max_tokens: 4,
+    });
+    expect(after.status).toBe(200);
+    const { choices } = after.body as OpenAI.Chat.Completions.ChatCompletion;
+    expect(['true', 'false']).toContain(choices[0].message.content);
+  });
+
   it('an unknown model with 404 model_not_found', async () => {
     await expectError(
       { ...base, model: 'no-such-model' },

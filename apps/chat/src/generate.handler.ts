@@ -17,6 +17,8 @@ import {
   ContextLengthExceededError,
   GrammarCompileError,
   LogitBiasTokenError,
+  outputConstraintOf,
+  type ChatGeneration,
   type DecoderModel,
   type GenerationEvent,
 } from '@tessera/decoder';
@@ -58,7 +60,7 @@ export class GenerateHandler {
       );
       let finishes = 0;
       let last: GenerateResponse | null = null;
-      for await (const event of modelIteration(stream)) {
+      for await (const event of modelIteration(stream, generation)) {
         const frame = frameOf(event);
         if (event.type === 'finish' && ++finishes === generation.n) {
           // The last finish carries the usage of the whole request: held until it settles.
@@ -135,15 +137,18 @@ function modelCall<T>(call: () => T): T {
   }
 }
 
-async function* modelIteration<T>(events: AsyncIterable<T>): AsyncIterable<T> {
+async function* modelIteration<T>(
+  events: AsyncIterable<T>,
+  generation: ChatGeneration,
+): AsyncIterable<T> {
   try {
     yield* events;
   } catch (error) {
-    throw refusalOf(error);
+    throw refusalOf(error, generation);
   }
 }
 
-function refusalOf(error: unknown): unknown {
+function refusalOf(error: unknown, generation?: ChatGeneration): unknown {
   if (error instanceof ContextLengthExceededError) {
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: 'messages',
@@ -156,10 +161,12 @@ function refusalOf(error: unknown): unknown {
       code: null,
     });
   }
-  if (GrammarCompileError.is(error)) {
-    // Raised in the worker (it compiles the schema against the vocabulary): matched by name.
+  if (GrammarCompileError.is(error) && generation) {
+    // Raised in the worker (it compiles the schema against the vocabulary): matched by name;
+    // the field is the one the generation's constraint came from.
+    const tools = outputConstraintOf(generation)?.type === 'structural_tag';
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
-      param: 'response_format',
+      param: tools ? 'tools' : 'response_format',
       code: null,
     });
   }

@@ -3,15 +3,18 @@ import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
 import { TINY_LLAMA } from '../test/tiny-models';
 import { ContinuousBatchScheduler, type SchedulerLimits } from './continuous-batch.scheduler';
 import { readDecoderConfig } from './decoder.config';
-import type { GenerateJob, GenerationEvent, GenerationUsage } from './decoder.protocol';
+import type { GenerateJob, EngineEvent, GenerationUsage } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
+import type { ConstraintCompiler, SequenceConstraint } from './grammar/constraint.contract';
+import { XGrammarCompiler } from './grammar/grammar.compiler';
+import { readEncodedVocab } from './grammar/tokenizer-vocab.reader';
 import * as sampling from './sampling';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
 
 const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
 
 interface Started {
-  readonly events: GenerationEvent[];
+  readonly events: EngineEvent[];
   readonly done: Promise<GenerationUsage>;
   readonly controller: AbortController;
 }
@@ -31,13 +34,17 @@ describe('ContinuousBatchScheduler', () => {
   afterAll(() => session.release());
   beforeEach(() => (log = []));
 
-  function scheduler(limits: Partial<SchedulerLimits> = {}): ContinuousBatchScheduler {
+  function scheduler(
+    limits: Partial<SchedulerLimits> = {},
+    grammar?: () => Promise<ConstraintCompiler>,
+  ): ContinuousBatchScheduler {
     return new ContinuousBatchScheduler(
       session,
       tokenizer,
       { maxSequences: 8, kvCacheTokens: 100_000, prefillChunkTokens: 256, ...limits },
       eos,
       49152,
+      grammar,
     );
   }
 
@@ -56,7 +63,7 @@ describe('ContinuousBatchScheduler', () => {
 
   function start(target: ContinuousBatchScheduler, request: GenerateJob, name = ''): Started {
     const controller = new AbortController();
-    const events: GenerationEvent[] = [];
+    const events: EngineEvent[] = [];
     const done = target.run(request, {
       signal: controller.signal,
       emit: (event) => {
@@ -69,9 +76,9 @@ describe('ContinuousBatchScheduler', () => {
     return { events, done, controller };
   }
 
-  const text = (events: GenerationEvent[], choice = 0) =>
+  const text = (events: EngineEvent[], choice = 0) =>
     events.map((e) => (e.type === 'delta' && e.choice === choice ? e.text : '')).join('');
-  const logprobs = (events: GenerationEvent[]) =>
+  const logprobs = (events: EngineEvent[]) =>
     events.flatMap((e) => (e.type === 'delta' ? (e.logprobs ?? []) : [])).map((l) => l.logprob);
   const until = async (condition: () => boolean) => {
     while (!condition()) await new Promise((resolve) => setImmediate(resolve));
@@ -240,5 +247,129 @@ describe('ContinuousBatchScheduler', () => {
     expect(log.indexOf('two:delta')).toBeGreaterThan(log.indexOf('one:finish'));
     const huge = start(target, job('Hi', { maxTokens: 4, n: 2 }));
     await expect(huge.done).resolves.toMatchObject({ completionTokens: 8 });
+  });
+
+  describe('with a grammar constraint', () => {
+    let compiler: XGrammarCompiler;
+    /** Every constraint handed out, with how often it was disposed. */
+    let handed: { constraint: SequenceConstraint; disposed: number }[];
+    const counting = (): Promise<ConstraintCompiler> =>
+      Promise.resolve({
+        constraints: async (constraint, count) => {
+          const made = await compiler.constraints(constraint, count);
+          for (const constraint of made.sequences) {
+            const entry = { constraint, disposed: 0 };
+            const dispose = constraint.dispose.bind(constraint);
+            constraint.dispose = () => {
+              entry.disposed++;
+              dispose();
+            };
+            handed.push(entry);
+          }
+          return made;
+        },
+      });
+
+    beforeAll(async () => {
+      const vocab = await readEncodedVocab(TINY_LLAMA);
+      compiler = await XGrammarCompiler.create({ vocab, vocabSize: 49152, eosTokenIds: eos });
+    });
+    afterAll(() => compiler.dispose());
+    beforeEach(() => (handed = []));
+
+    const SCHEMA = {
+      type: 'object',
+      properties: {
+        kind: { enum: ['cat', 'dog'] },
+        legs: { type: 'integer', minimum: 0, maximum: 8 },
+        tags: { type: 'array', items: { enum: ['x', 'y'] }, maxItems: 2 },
+        ok: { type: 'boolean' },
+      },
+      required: ['kind', 'legs', 'tags', 'ok'],
+      additionalProperties: false,
+    };
+    const constrained = (extra: Partial<GenerateJob> = {}) =>
+      job('Describe a pet.', {
+        constraint: { type: 'json_schema', schema: JSON.stringify(SCHEMA) },
+        maxTokens: 60,
+        ...extra,
+      });
+    const valid = (text: string) => {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      expect(Object.keys(value).sort()).toEqual(['kind', 'legs', 'ok', 'tags']);
+      expect(['cat', 'dog']).toContain(value.kind);
+      expect(Number.isInteger(value.legs) && (value.legs as number) <= 8).toBe(true);
+      expect(typeof value.ok).toBe('boolean');
+      expect((value.tags as unknown[]).every((t) => t === 'x' || t === 'y')).toBe(true);
+    };
+
+    it('holds every sampled choice to the schema, each with its own matcher, beside a free job', async () => {
+      const target = scheduler({}, counting);
+      const free = start(target, job(PROMPTS[2], { maxTokens: 30 }), 'free');
+      const run = start(
+        target,
+        constrained({ n: 3, sampling: { ...GREEDY, temperature: 1, topP: 0.9, seed: 3 } }),
+        'json',
+      );
+      await Promise.all([free.done, run.done]);
+      expect(run.events[0]).toMatchObject({ type: 'grammar', cacheHit: false });
+      for (let choice = 0; choice < 3; choice++) {
+        valid(text(run.events, choice));
+        expect(run.events).toContainEqual(
+          expect.objectContaining({ type: 'finish', choice, reason: 'stop' }),
+        );
+      }
+      expect(text(free.events)).not.toBe('');
+      expect(handed).toHaveLength(3);
+      for (const entry of handed) expect(entry.disposed).toBeGreaterThanOrEqual(1);
+    });
+
+    it('reuses the compiled grammar and gives the same seeded output again', async () => {
+      const request = constrained({ sampling: { ...GREEDY, temperature: 1, seed: 11 } });
+      const first = start(scheduler({}, counting), request);
+      await first.done;
+      const second = start(scheduler({}, counting), request);
+      await second.done;
+      expect(second.events[0]).toEqual({ type: 'grammar', cacheHit: true, compileMs: 0 });
+      expect(text(second.events)).toBe(text(first.events));
+      valid(text(first.events));
+    });
+
+    it('ends with length when max_tokens comes before the value is complete', async () => {
+      const run = start(scheduler({}, counting), constrained({ maxTokens: 3 }));
+      await run.done;
+      expect(run.events.at(-1)).toMatchObject({ type: 'finish', reason: 'length' });
+      const partial = text(run.events);
+      expect(partial).not.toBe('');
+      expect(['{"kind": "cat", ', '{"kind": "dog", '].some((v) => v.startsWith(partial))).toBe(
+        true,
+      );
+      expect(handed[0].disposed).toBeGreaterThanOrEqual(1);
+    });
+
+    it('frees the matchers of a cancelled job', async () => {
+      const run = start(scheduler({}, counting), constrained({ n: 2 }));
+      await until(() => run.events.some((e) => e.type === 'delta'));
+      run.controller.abort(new Error('gone'));
+      await expect(run.done).rejects.toThrow('gone');
+      expect(handed).toHaveLength(2);
+      for (const entry of handed) expect(entry.disposed).toBeGreaterThanOrEqual(1);
+    });
+
+    it('fails a job whose schema does not compile, and only that job', async () => {
+      const target = scheduler({}, counting);
+      const bad = start(
+        target,
+        job('x', { constraint: { type: 'json_schema', schema: '{"type":"strin"}' } }),
+      );
+      const good = start(target, constrained());
+      await expect(bad.done).rejects.toMatchObject({ name: 'GrammarCompileError' });
+      await good.done;
+      valid(text(good.events));
+    });
+
+    it('refuses a constraint when the engine has no grammar engine', async () => {
+      await expect(start(scheduler(), constrained()).done).rejects.toThrow(/no grammar engine/);
+    });
   });
 });

@@ -43,7 +43,6 @@ interface ScheduledJob {
   readonly sequences: Sequence[];
   /** One grammar state per choice when the job has a constraint (compiled before admission). */
   readonly constraints?: SequenceConstraint[];
-  readonly grammar?: GrammarCompileInfo;
   /** The prompt's cache while it is prefilled, chunk by chunk. */
   cache?: KvBatch;
   prefilled: number;
@@ -127,6 +126,8 @@ export class ContinuousBatchScheduler {
     constraints?: SequenceConstraint[],
     grammar?: GrammarCompileInfo,
   ): Promise<GenerationUsage> {
+    // The pool's stream passes events, not the job's result: the compile info goes as one.
+    if (grammar) context.emit({ type: 'grammar', ...grammar });
     return new Promise((resolve, reject) => {
       this.waiting.push({
         job,
@@ -136,7 +137,6 @@ export class ContinuousBatchScheduler {
         reject,
         sequences: [],
         constraints,
-        grammar,
         prefilled: 0,
         admitted: false,
         open: job.n,
@@ -429,7 +429,6 @@ export class ContinuousBatchScheduler {
       owner.resolve({
         promptTokens: owner.job.promptIds.length,
         completionTokens: owner.completionTokens,
-        ...(owner.grammar && { grammar: owner.grammar }),
       });
     }
   }

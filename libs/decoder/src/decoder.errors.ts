@@ -45,14 +45,19 @@ export class LogitBiasTokenError extends Error {
  * A response_format schema (or a tool's parameters) the grammar engine cannot turn into a
  * grammar: an unsupported type, an unresolvable $ref, an invalid pattern. Thrown in the worker;
  * it comes back to the main thread as an Error with this name (worker errors keep only name and
- * message), so callers test it with `GrammarCompileError.is`.
+ * message), so callers test it with `GrammarCompileError.is` and know from the request which
+ * field it was about (outputConstraintOf).
  */
 export class GrammarCompileError extends Error {
   static readonly errorName = 'GrammarCompileError';
   override readonly name = GrammarCompileError.errorName;
 
-  constructor(reason: string) {
-    super(`Invalid schema for 'response_format': ${reason}`);
+  constructor(reason: string, subject: 'response_format' | 'tools') {
+    super(
+      subject === 'tools'
+        ? `Invalid 'tools': the tools' parameters cannot be enforced: ${reason}`
+        : `Invalid schema for 'response_format': ${reason}`,
+    );
   }
 
   static is(error: unknown): error is Error {

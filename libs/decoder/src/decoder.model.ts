@@ -104,12 +104,17 @@ export class DecoderModel {
     const promptTokens = job.promptIds.length;
     async function* events(): AsyncGenerator<GenerationEvent> {
       let completionTokens = 0;
+      let grammar: GenerationUsage['grammar'];
       try {
         for await (const event of source) {
+          if (event.type === 'grammar') {
+            grammar = { cacheHit: event.cacheHit, compileMs: event.compileMs };
+            continue;
+          }
           if (event.type === 'finish') completionTokens += event.completionTokens;
           yield event;
         }
-        settle.resolve({ promptTokens, completionTokens });
+        settle.resolve({ promptTokens, completionTokens, ...(grammar && { grammar }) });
       } catch (error) {
         settle.reject(error);
         throw error;

@@ -157,6 +157,15 @@ export type GenerationEvent =
       readonly completionTokens: number;
     };
 
+/**
+ * What the worker streams: the generation's events and, for a constrained job, before its first
+ * token, how its grammar was obtained (DecoderModel folds that into `GenerationUsage.grammar`;
+ * the pool's stream carries events, not the job's result).
+ */
+export type EngineEvent =
+  | GenerationEvent
+  | { readonly type: 'grammar'; readonly cacheHit: boolean; readonly compileMs: number };
+
 /** The job's result once every choice has finished. */
 export interface GenerationUsage {
   readonly promptTokens: number;
@@ -203,5 +212,5 @@ export interface DecoderEngineTypes {
   readonly info: DecoderEngineInfo;
   readonly request: GenerateJob;
   readonly result: GenerationUsage;
-  readonly chunk: GenerationEvent;
+  readonly chunk: EngineEvent;
 }

@@ -12,5 +12,6 @@ export { type DecoderGraph, type KvType } from './decoder.graph';
 export { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
 export { DecoderModel, type DecoderModelLoadOptions, type GenerationStream } from './decoder.model';
 export { DecoderSession } from './decoder.session';
+export { outputConstraintOf } from './grammar/output-constraint';
 export { KvBatch, type KvArray, type KvRowSource, type KvShape } from './kv.batch';
 export * from './sampling';

@@ -147,6 +147,18 @@ export class XGrammarCompiler implements ConstraintCompiler {
 
   private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
     await this.check(constraint);
+    try {
+      return await this.compileChecked(constraint);
+    } catch (error) {
+      // Not expected once the checker converted it; still the request's error, not the worker's.
+      throw new GrammarCompileError(
+        this.instance.lastFailure() ?? (error as Error).message,
+        subjectOf(constraint),
+      );
+    }
+  }
+
+  private compileChecked(constraint: OutputConstraint): Promise<CompiledGrammar> {
     switch (constraint.type) {
       case 'json_object':
         return this.compiler.compileJSONSchema(ANY_OBJECT, false, NO_INDENT, undefined, false);
@@ -176,9 +188,16 @@ export class XGrammarCompiler implements ConstraintCompiler {
       grammar.dispose();
     } catch (error) {
       this.checker = undefined;
-      throw new GrammarCompileError(checker.lastFailure() ?? (error as Error).message);
+      throw new GrammarCompileError(
+        checker.lastFailure() ?? (error as Error).message,
+        subjectOf(constraint),
+      );
     }
   }
 }
 
 function noop(): void {}
+
+function subjectOf(constraint: OutputConstraint): 'response_format' | 'tools' {
+  return constraint.type === 'structural_tag' ? 'tools' : 'response_format';
+}
