@@ -18,8 +18,9 @@ export interface StructuredCase {
   readonly name: string;
   readonly schema: Record<string, unknown>;
   /**
-   * Enough tokens for the longest value the grammar lets a random model write (measured with
-   * margin on the fixtures); a choice that still ends on 'length' fails the test.
+   * Enough tokens for the longest value the grammar lets a random model write: above the longest
+   * of 12 walks that picked uniformly among the tokens XGrammar allowed (a worse case than the
+   * fixtures' peaked logits). A choice that still ends on 'length' fails the test.
    */
   readonly maxTokens: number;
   /** `strict` sent with the schema (most are strict; a few check the non-strict path). */
@@ -27,6 +28,7 @@ export interface StructuredCase {
 }
 
 const shortText = (maxLength: number) => ({ type: 'string', maxLength });
+const formatted = (format: string) => ({ type: 'string', format });
 const range = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
 /** An object whose properties are all required and that admits no other property. */
 const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -62,7 +64,7 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
   {
     name: 'purchase-order',
     strict: true,
-    maxTokens: 160,
+    maxTokens: 224,
     schema: closed({
       orderId: { type: 'string', pattern: '^ORD-[0-9]{6}$' },
       status: { type: 'string', enum: ['pending', 'shipped', 'delivered', 'cancelled'] },
@@ -185,7 +187,7 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
     strict: true,
     maxTokens: 160,
     schema: closed({
-      day: { type: 'string', format: 'date' },
+      day: formatted('date'),
       start: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' },
       minutes: range(5, 240),
       attendees: { type: 'array', maxItems: 3, items: shortText(16) },
@@ -196,8 +198,8 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
     strict: true,
     maxTokens: 128,
     schema: closed({
-      id: { type: 'string', format: 'uuid' },
-      createdOn: { type: 'string', format: 'date' },
+      id: formatted('uuid'),
+      createdOn: formatted('date'),
     }),
   },
   {
@@ -205,7 +207,7 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
     strict: true,
     maxTokens: 96,
     schema: closed({
-      host: { type: 'string', format: 'ipv4' },
+      host: formatted('ipv4'),
       port: range(1, 65535),
       tls: { type: 'boolean' },
       protocol: { type: 'string', enum: ['http', 'grpc', 'tcp'] },
@@ -214,7 +216,7 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
   {
     name: 'org_chart',
     strict: true,
-    maxTokens: 256,
+    maxTokens: 320,
     // Depth bounded by a chain of definitions (team → member → role), not by recursion.
     schema: closed(
       {
@@ -292,7 +294,7 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
   {
     name: 'inventory',
     strict: false,
-    maxTokens: 256,
+    maxTokens: 384,
     schema: closed({
       warehouse: { type: 'string', pattern: '^WH-[0-9]{2}$' },
       bins: {
@@ -326,7 +328,7 @@ export const STRUCTURED_CASES: readonly StructuredCase[] = [
   {
     name: 'survey_answer',
     strict: false,
-    maxTokens: 160,
+    maxTokens: 192,
     schema: closed({
       respondent: closed({ id: range(1, 9999), anonymous: { type: 'boolean' } }),
       answers: {
