@@ -10,24 +10,22 @@ export class GrammarMetrics {
   private readonly compileSeconds: Histogram<'model'>;
 
   constructor(registry: Registry) {
+    const perModel = { labelNames: ['model'] as const, registers: [registry] };
     this.compilations = new Counter({
       name: 'tessera_chat_grammar_compilations_total',
       help: 'Grammars (response_format schemas, tool-call tags) compiled against a vocabulary',
-      labelNames: ['model'],
-      registers: [registry],
+      ...perModel,
     });
     this.cacheHits = new Counter({
       name: 'tessera_chat_grammar_cache_hits_total',
       help: 'Constrained generations whose grammar was already compiled in the worker',
-      labelNames: ['model'],
-      registers: [registry],
+      ...perModel,
     });
     this.compileSeconds = new Histogram({
       name: 'tessera_chat_grammar_compile_seconds',
       help: 'Time to compile one grammar (cache misses only)',
-      labelNames: ['model'],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-      registers: [registry],
+      ...perModel,
     });
   }
 

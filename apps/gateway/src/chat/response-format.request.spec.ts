@@ -1,6 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ChatMessage } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
 import { responseFormatOf } from './response-format.request';
+
+const EVERY_SUBSET_KEYWORD = join(
+  __dirname,
+  '../../../../test/fixtures/json-schema/every-subset-keyword.schema.json',
+);
 
 const say = (text: string): ChatMessage => ({ role: 'user', content: [{ part: 'text', text }] });
 const ASKS_JSON = [say('Answer in Json, please.')];
@@ -165,23 +172,7 @@ describe('responseFormatOf', () => {
   });
 
   it('takes every keyword of the subset with strict', () => {
-    const schema = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      title: 'Order',
-      type: 'object',
-      properties: {
-        id: { type: 'string', format: 'uuid' },
-        code: { type: 'string', pattern: '^[A-Z]{3}$', minLength: 3, maxLength: 3 },
-        qty: { type: 'integer', minimum: 1, maximum: 9, exclusiveMaximum: 10 },
-        price: { type: ['number', 'null'], exclusiveMinimum: 0 },
-        tags: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1, maxItems: 2 },
-        pair: { type: 'array', prefixItems: [{ const: 1 }, { $ref: '#/$defs/flag' }] },
-        either: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'x', default: null },
-      },
-      required: ['id'],
-      additionalProperties: false,
-      $defs: { flag: { type: 'boolean', examples: [true] } },
-    };
+    const schema = JSON.parse(readFileSync(EVERY_SUBSET_KEYWORD, 'utf8')) as unknown;
     expect(responseFormatOf(jsonSchema(schema, { strict: true }), [])).toMatchObject({
       strict: true,
     });

@@ -1,5 +1,7 @@
 // The grammar engine against the real SmolLM2 vocabulary (the tiny-llama fixture's tokenizer):
 // masks are stepped token by token and checked against the strings the schema allows.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadChatTokenizer, loadLocalTokenizer, type ChatTokenizer } from '@tessera/text';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { TINY_LLAMA } from '../../test/tiny-models';
@@ -11,6 +13,10 @@ import { applyTokenBitmask, GrammarConstraint } from './grammar.constraint';
 import { readEncodedVocab } from './tokenizer-vocab.reader';
 
 const VOCAB = 49152;
+const EVERY_SUBSET_KEYWORD = join(
+  __dirname,
+  '../../../../test/fixtures/json-schema/every-subset-keyword.schema.json',
+);
 const EOS = 2;
 
 describe('XGrammarCompiler', () => {
@@ -107,6 +113,26 @@ describe('XGrammarCompiler', () => {
     constraint.dispose();
   });
 
+  it('compiles a schema using every keyword of the documented subset, recursion included', async () => {
+    const schema = readFileSync(EVERY_SUBSET_KEYWORD, 'utf8');
+    const constraint = await one({ type: 'json_schema', schema });
+    for (const id of encoder.encode('{"id": "', { add_special_tokens: false })) {
+      constraint.accept?.(id);
+    }
+    // A uuid starts with a hex digit.
+    const next = (await allowed(constraint)).map(textOf);
+    expect(next.length).toBeGreaterThan(0);
+    for (const token of next) expect(token).toMatch(/^[0-9a-fA-F]/);
+    constraint.dispose();
+  });
+
+  it('takes an empty schema as any JSON value', async () => {
+    const constraint = await one({ type: 'json_schema', schema: '{}' });
+    const first = new Set((await allowed(constraint)).map((id) => textOf(id)[0]));
+    for (const start of ['{', '[', '"', '1', 't', 'n']) expect(first).toContain(start);
+    constraint.dispose();
+  });
+
   it('compiles a repeated constraint once and reports the cache hit', async () => {
     const constraint: OutputConstraint = {
       type: 'json_schema',
@@ -139,6 +165,23 @@ describe('XGrammarCompiler', () => {
     expect((await small.compile(schema('integer'))).info.cacheHit).toBe(true);
     expect((await small.compile(schema('boolean'))).info.cacheHit).toBe(false);
     small.dispose();
+  });
+
+  it('bans the logits rows past the tokenizer when the model has more', async () => {
+    const vocab = await readEncodedVocab(TINY_LLAMA);
+    const padded = await XGrammarCompiler.create({
+      vocab,
+      vocabSize: VOCAB + 64,
+      eosTokenIds: [EOS],
+    });
+    const { sequences } = await padded.constraints({ type: 'json_schema', schema: '{}' }, 1);
+    await sequences[0].prepare();
+    const row = new Float32Array(VOCAB + 64);
+    sequences[0].process(row);
+    expect(row.slice(VOCAB).every((logit) => logit === -Infinity)).toBe(true);
+    expect(row.slice(0, VOCAB).some((logit) => logit === 0)).toBe(true);
+    sequences[0].dispose();
+    padded.dispose();
   });
 
   it.each([
