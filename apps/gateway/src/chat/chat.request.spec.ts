@@ -38,6 +38,20 @@ const sameNames = {
 };
 
 describe('parseChatCompletionRequest', () => {
+  it('passes response_format on, judged against the parsed messages', () => {
+    const json = {
+      ...base,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'JSON?' }] }],
+    };
+    expect(
+      parseChatCompletionRequest({ ...json, response_format: { type: 'json_object' } }).generate
+        .response_format,
+    ).toEqual({ type: 'json_object' });
+    expect(refusal({ ...base, response_format: { type: 'json_object' } })).toMatchObject({
+      param: 'messages',
+    });
+  });
+
   it('maps the honoured fields to the Generate call, leaving defaults to the service', () => {
     const parsed = parseChatCompletionRequest({
       ...base,

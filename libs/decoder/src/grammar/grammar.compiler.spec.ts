@@ -237,6 +237,43 @@ describe('XGrammarCompiler', () => {
     constraint.dispose();
   });
 
+  it('forces a tool call from the first token with at_least_one, then only EOS after it', async () => {
+    const tag = (name: string) => ({
+      type: 'tag',
+      begin: `<tool_call>\n{"name": "${name}", "arguments": `,
+      content: {
+        type: 'json_schema',
+        json_schema: {
+          type: 'object',
+          properties: { city: { enum: ['Paris'] } },
+          required: ['city'],
+        },
+      },
+      end: '}\n</tool_call>',
+    });
+    const structuralTag = JSON.stringify({
+      type: 'structural_tag',
+      format: {
+        type: 'triggered_tags',
+        triggers: ['<tool_call>'],
+        tags: [tag('get_weather'), tag('get_time')],
+        at_least_one: true,
+        stop_after_first: true,
+      },
+    });
+    const constraint = await one({ type: 'structural_tag', structuralTag });
+    const first = (await allowed(constraint)).map(textOf);
+    expect(first.length).toBeGreaterThan(0);
+    for (const token of first) expect('<tool_call>'.startsWith(token)).toBe(true);
+    const call = '<tool_call>\n{"name": "get_time", "arguments": {"city": "Paris"}}\n</tool_call>';
+    for (const id of encoder.encode(call, { add_special_tokens: false })) {
+      expect(await allowed(constraint)).toContain(id);
+      constraint.accept?.(id);
+    }
+    expect(await allowed(constraint)).toEqual([EOS]);
+    constraint.dispose();
+  });
+
   it('frees its matcher once, however often it is disposed', () => {
     const dispose = jest.fn();
     const matcher = { dispose } as unknown as ConstructorParameters<typeof GrammarConstraint>[0];
