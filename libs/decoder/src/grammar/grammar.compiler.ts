@@ -5,7 +5,8 @@
 // Compile options, for every JSON grammar: no free whitespace (one line, json.dumps' ", " and
 // ": " separators) — with any_whitespace a weak or random model can emit blanks until max_tokens
 // — and XGrammar's strict mode, so objects carry no properties the schema does not name (the
-// output still validates: it only leaves out what the schema leaves open).
+// output still validates: it only leaves out what the schema leaves open). Every JSON Schema is
+// first rewritten into forms XGrammar compiles exactly (json-schema.rewrite.ts).
 import type { CompiledGrammar, GrammarCompiler, TokenizerInfo } from '@mlc-ai/web-xgrammar';
 import { GrammarCompileError } from '../decoder.errors';
 import type { OutputConstraint } from '../decoder.protocol';
@@ -15,6 +16,7 @@ import type {
   SequenceConstraint,
 } from './constraint.contract';
 import { GrammarConstraint } from './grammar.constraint';
+import { rewriteJsonSchemaText, rewriteStructuralTagText } from './json-schema.rewrite';
 import type { EncodedVocab } from './tokenizer-vocab.reader';
 import { loadXGrammar, type XGrammarInstance } from './xgrammar.loader';
 
@@ -145,7 +147,13 @@ export class XGrammarCompiler implements ConstraintCompiler {
     }
   }
 
-  private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
+  private async compileNew(requested: OutputConstraint): Promise<CompiledGrammar> {
+    let constraint: OutputConstraint;
+    try {
+      constraint = exactForXGrammar(requested);
+    } catch (error) {
+      throw new GrammarCompileError((error as Error).message, subjectOf(requested));
+    }
     await this.check(constraint);
     try {
       return await this.compileChecked(constraint);
@@ -197,6 +205,18 @@ export class XGrammarCompiler implements ConstraintCompiler {
 }
 
 function noop(): void {}
+
+/** The constraint with its JSON Schemas in the forms XGrammar compiles exactly. */
+function exactForXGrammar(constraint: OutputConstraint): OutputConstraint {
+  switch (constraint.type) {
+    case 'json_schema':
+      return { ...constraint, schema: rewriteJsonSchemaText(constraint.schema) };
+    case 'structural_tag':
+      return { ...constraint, structuralTag: rewriteStructuralTagText(constraint.structuralTag) };
+    default:
+      return constraint;
+  }
+}
 
 function subjectOf(constraint: OutputConstraint): 'response_format' | 'tools' {
   return constraint.type === 'structural_tag' ? 'tools' : 'response_format';
