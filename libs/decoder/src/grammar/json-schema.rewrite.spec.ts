@@ -211,10 +211,12 @@ describe('formats', () => {
 });
 
 describe('where the rewrite applies', () => {
-  it('drops number bounds (not enforced) and leaves enum and const alone', () => {
-    expect(rewriteJsonSchema({ type: 'number', minimum: 0, maximum: 1 })).toEqual({
-      type: 'number',
-    });
+  it('drops number bounds (not enforced), keeps numbers finite, leaves enum and const alone', async () => {
+    const finite = { type: 'number', minimum: -1e15, maximum: 1e15 };
+    expect(rewriteJsonSchema({ type: 'number', minimum: 0, maximum: 1 })).toEqual(finite);
+    const numbers = ['3.25', '0', '-0.5', '1e400', '-1e400', '12345678901234567890', '0.1234567'];
+    await onlyStricter({ type: 'number' }, numbers);
+    expect(await disagreements({ type: 'number' }, ['1e400', '-1e400'])).toEqual([]);
     const enumerated = { type: 'integer', enum: [1, 500], maximum: 600 };
     expect(rewriteJsonSchema(enumerated)).toEqual(enumerated);
   });

@@ -11,12 +11,20 @@
 // - format → an exact pattern (FORMAT_PATTERNS);
 // - number minimum/maximum/exclusive* → dropped: XGrammar's number ranges are wrong
 //   (maximum 1 allows 1.345) and no exact rewrite is done, so the subset leaves them out
-//   (strict refuses them; without strict they are not enforced).
+//   (strict refuses them; without strict they are not enforced); every number is kept finite.
 // A type list with any of these is split into an anyOf of one schema per type.
 import { integerRangeSchemas } from './integer-range.blocks';
 import { FORMAT_PATTERNS, jsonTextPattern, lengthPattern } from './json-string.pattern';
 
 type Schema = Record<string, unknown>;
+
+/**
+ * What a `number` is compiled as. XGrammar's plain number has unbounded digits and exponent, so
+ * it can write 1e400 (Infinity once parsed: not a number to Ajv) and a random model never ends
+ * it; with these bounds XGrammar writes at most 16 integer digits and 6 decimals, no exponent:
+ * always finite, and a number whatever bounds the client gave are (those are not enforced).
+ */
+const FINITE_NUMBER = { minimum: -1e15, maximum: 1e15 };
 
 const NUMBER_BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
 const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'] as const;
@@ -100,7 +108,7 @@ function rewriteKeywords(schema: Schema): Schema {
     case 'integer':
       return rewriteInteger(schema);
     case 'number':
-      return without(schema, NUMBER_BOUNDS);
+      return { ...without(schema, NUMBER_BOUNDS), ...FINITE_NUMBER };
     case 'string':
       return rewriteString(schema);
     default:
