@@ -16,7 +16,7 @@ import type {
   SequenceConstraint,
 } from './constraint.contract';
 import { GrammarConstraint } from './grammar.constraint';
-import { rewriteJsonSchemaText, rewriteStructuralTagText } from './json-schema.rewrite';
+import { jsonSchemaEbnf, rewriteStructuralTag } from './json-schema.rewrite';
 import type { EncodedVocab } from './tokenizer-vocab.reader';
 import { loadXGrammar, type XGrammarInstance } from './xgrammar.loader';
 
@@ -147,16 +147,23 @@ export class XGrammarCompiler implements ConstraintCompiler {
     }
   }
 
-  private async compileNew(requested: OutputConstraint): Promise<CompiledGrammar> {
-    let constraint: OutputConstraint;
+  private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
+    const converted = await this.convert(constraint);
     try {
-      constraint = exactForXGrammar(requested);
-    } catch (error) {
-      throw new GrammarCompileError((error as Error).message, subjectOf(requested));
-    }
-    await this.check(constraint);
-    try {
-      return await this.compileChecked(constraint);
+      switch (converted.type) {
+        case 'json_object':
+          return await this.compiler.compileJSONSchema(
+            ANY_OBJECT,
+            false,
+            NO_INDENT,
+            undefined,
+            false,
+          );
+        case 'ebnf':
+          return await this.compiler.compileGrammar(converted.ebnf);
+        case 'structural_tag':
+          return await this.compiler.compileStructuralTag(converted.structuralTag);
+      }
     } catch (error) {
       // Not expected once the checker converted it; still the request's error, not the worker's.
       throw new GrammarCompileError(
@@ -166,34 +173,24 @@ export class XGrammarCompiler implements ConstraintCompiler {
     }
   }
 
-  private compileChecked(constraint: OutputConstraint): Promise<CompiledGrammar> {
-    switch (constraint.type) {
-      case 'json_object':
-        return this.compiler.compileJSONSchema(ANY_OBJECT, false, NO_INDENT, undefined, false);
-      case 'json_schema':
-        return this.compiler.compileJSONSchema(
-          constraint.schema,
-          false,
-          NO_INDENT,
-          undefined,
-          true,
-        );
-      case 'structural_tag':
-        return this.compiler.compileStructuralTag(constraint.structuralTag);
-    }
-  }
-
-  /** Converts the constraint on the checker instance; a rejection replaces that instance. */
-  private async check(constraint: OutputConstraint): Promise<void> {
-    if (constraint.type === 'json_object') return;
+  /**
+   * What the main instance compiles: JSON Schemas rewritten and converted to EBNF
+   * (json-schema.rewrite.ts), all of it on the checker instance first; a rejection replaces that
+   * instance.
+   */
+  private async convert(constraint: OutputConstraint): Promise<Converted> {
+    if (constraint.type === 'json_object') return constraint;
     const checker = (this.checker ??= loadXGrammar());
-    const { Grammar } = checker.xgrammar;
+    const { xgrammar } = checker;
     try {
-      const grammar =
-        constraint.type === 'json_schema'
-          ? await Grammar.fromJSONSchema(constraint.schema, false, NO_INDENT, undefined, true)
-          : await Grammar.fromStructuralTag(constraint.structuralTag);
-      grammar.dispose();
+      if (constraint.type === 'json_schema') {
+        const ebnf = await jsonSchemaEbnf(xgrammar, constraint.schema);
+        (await xgrammar.Grammar.fromEBNF(ebnf)).dispose();
+        return { type: 'ebnf', ebnf };
+      }
+      const structuralTag = await rewriteStructuralTag(xgrammar, constraint.structuralTag);
+      (await xgrammar.Grammar.fromStructuralTag(structuralTag)).dispose();
+      return { type: 'structural_tag', structuralTag };
     } catch (error) {
       this.checker = undefined;
       throw new GrammarCompileError(
@@ -204,19 +201,12 @@ export class XGrammarCompiler implements ConstraintCompiler {
   }
 }
 
-function noop(): void {}
+type Converted =
+  | { readonly type: 'json_object' }
+  | { readonly type: 'ebnf'; readonly ebnf: string }
+  | { readonly type: 'structural_tag'; readonly structuralTag: string };
 
-/** The constraint with its JSON Schemas in the forms XGrammar compiles exactly. */
-function exactForXGrammar(constraint: OutputConstraint): OutputConstraint {
-  switch (constraint.type) {
-    case 'json_schema':
-      return { ...constraint, schema: rewriteJsonSchemaText(constraint.schema) };
-    case 'structural_tag':
-      return { ...constraint, structuralTag: rewriteStructuralTagText(constraint.structuralTag) };
-    default:
-      return constraint;
-  }
-}
+function noop(): void {}
 
 function subjectOf(constraint: OutputConstraint): 'response_format' | 'tools' {
   return constraint.type === 'structural_tag' ? 'tools' : 'response_format';

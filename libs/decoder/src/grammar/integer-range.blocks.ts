@@ -1,11 +1,10 @@
-// Integer bounds as schemas XGrammar compiles exactly. XGrammar 0.1.27 (@mlc-ai/web-xgrammar)
-// writes `minimum`/`maximum` of an integer as digit rules and gets many of them wrong: [0, 120]
-// becomes `"1" [0-2] [0-9]` (121–129 allowed), `minimum: 3` allows 1 and 2, `minimum: -150`
-// allows "-" alone, `maximum: -10` leaves out -11…-99. What it does compile exactly (checked
-// value by value in integer-range.blocks.spec.ts) are aligned decimal blocks — one prefix, one
-// digit range, then free digits, e.g. [120, 199] or [1000, 9999] — a single value, `minimum: 0`,
-// `minimum: 10^k` and `maximum: -1`. So a range is cut into such blocks, each a schema of its
-// own, and their anyOf is exactly the range.
+// Integer bounds as an EBNF rule of our own. XGrammar 0.1.27 (@mlc-ai/web-xgrammar) writes an
+// integer's `minimum`/`maximum` as digit rules and gets many of them wrong: [0, 120] becomes
+// `"1" [0-2] [0-9]` (121–129 pass), `minimum: 3` accepts 1 and 2, `minimum: -150` accepts a lone
+// "-", `maximum: -10` leaves out -11…-99, and two bounds of the same length give the UNION of
+// "≥ min" and "≤ max" ([60000, 64999] accepts every 6xxxx). Its range generator is not used at
+// all: the range is cut into aligned decimal blocks — one prefix, one digit range, free digits,
+// e.g. [120, 199] = "1" [2-9] [0-9] — whose alternatives are exactly the range.
 
 /** A closed range of integers; an end that is undefined is unbounded. */
 export interface IntegerRange {
@@ -13,53 +12,40 @@ export interface IntegerRange {
   readonly max?: number;
 }
 
-type Schema = Record<string, unknown>;
-
-/** The schemas whose union is exactly [min, max] (none when the range is empty). */
-export function integerRangeSchemas({ min, max }: IntegerRange): Schema[] {
-  if (min !== undefined && max !== undefined && min > max) return [];
-  const schemas: Schema[] = [];
-  // Negative values: the blocks of their magnitudes, mirrored.
+/** The EBNF alternatives of exactly [min, max], or undefined when the range is empty. */
+export function integerRangeEbnf({ min, max }: IntegerRange): string | undefined {
+  if (min !== undefined && max !== undefined && min > max) return undefined;
+  const alternatives: string[] = [];
+  // Negative values: "-" and the blocks of their magnitudes.
   if (min === undefined || min < 0) {
     const fromMagnitude = max === undefined || max >= 0 ? 1 : -max;
-    if (min === undefined) {
-      const power = powerAbove(fromMagnitude);
-      for (const [lo, hi] of blocks(fromMagnitude, power - 1)) schemas.push(block(-hi, -lo));
-      for (const [lo, hi] of blocks(power, power * 10 - 1)) schemas.push(block(-hi, -lo));
-      // "-10^k" and every magnitude of k+2 digits or more: exact for a power of ten.
-      schemas.push({ type: 'integer', maximum: -power });
-    } else {
-      for (const [lo, hi] of blocks(fromMagnitude, -min)) schemas.push(block(-hi, -lo));
+    for (const digits of magnitudes(fromMagnitude, min === undefined ? undefined : -min)) {
+      alternatives.push(`"-" ${digits}`);
     }
   }
-  // Non-negative values.
   if (max === undefined || max >= 0) {
-    const from = min === undefined || min < 0 ? 0 : min;
-    if (max === undefined) {
-      const power = from === 0 ? 0 : powerAbove(from);
-      if (from < power) for (const [lo, hi] of blocks(from, power - 1)) schemas.push(block(lo, hi));
-      schemas.push({ type: 'integer', minimum: power });
-    } else {
-      for (const [lo, hi] of blocks(from, max)) schemas.push(block(lo, hi));
-    }
+    alternatives.push(...magnitudes(min === undefined || min < 0 ? 0 : min, max));
   }
-  return schemas;
+  return alternatives.join(' | ');
 }
 
-function block(minimum: number, maximum: number): Schema {
-  return minimum === maximum ? { const: minimum } : { type: 'integer', minimum, maximum };
-}
-
-/** The smallest power of ten ≥ value (value ≥ 1), so [value, power − 1] has value's digits. */
-function powerAbove(value: number): number {
+/** [from, to] (0 ≤ from; to undefined: unbounded) as digit alternatives without a sign. */
+function magnitudes(from: number, to: number | undefined): string[] {
+  if (to !== undefined) return blocks(from, to).map(blockEbnf);
+  if (from === 0) return ['"0"', '[1-9] [0-9]*'];
+  // [from, 10^d − 1] in blocks, then every number of more than d digits.
   let power = 1;
-  while (power < value) power *= 10;
-  return power;
+  let digits = 0;
+  while (power <= from) {
+    power *= 10;
+    digits++;
+  }
+  return [...blocks(from, power - 1).map(blockEbnf), `[1-9] [0-9]{${digits},}`];
 }
 
 /**
- * [lo, hi] (0 ≤ lo ≤ hi) as aligned blocks [p·10^k + a·10^k, p·10^k + (b+1)·10^k − 1]: one
- * prefix p, one digit range a..b, k free digits; 0 alone and never across a digit count.
+ * [lo, hi] (0 ≤ lo ≤ hi) as aligned blocks [p·10^(k+1) + a·10^k, p·10^(k+1) + (b+1)·10^k − 1]:
+ * one prefix p, one digit range a..b, k free digits; 0 alone and never across a digit count.
  */
 export function blocks(lo: number, hi: number): [number, number][] {
   const result: [number, number][] = [];
@@ -78,4 +64,19 @@ export function blocks(lo: number, hi: number): [number, number][] {
     from += count * size;
   }
   return result;
+}
+
+/** A block as EBNF: its common prefix, the digit range where its ends differ, free digits. */
+function blockEbnf([lo, hi]: [number, number]): string {
+  const low = String(lo);
+  const high = String(hi);
+  let at = 0;
+  while (at < low.length && low[at] === high[at]) at++;
+  const parts = at > 0 ? [`"${low.slice(0, at)}"`] : [];
+  if (at < low.length) {
+    parts.push(low[at] === high[at] ? `"${low[at]}"` : `[${low[at]}-${high[at]}]`);
+    const free = low.length - at - 1;
+    if (free > 0) parts.push(`[0-9]{${free}}`);
+  }
+  return parts.join(' ');
 }

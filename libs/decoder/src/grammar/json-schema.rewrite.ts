@@ -4,7 +4,8 @@
 // compiler to every JSON Schema it compiles: response_format json_schema and the json_schema
 // formats inside structural tags (tool parameters).
 //
-// - integer minimum/maximum/exclusiveMinimum/exclusiveMaximum → anyOf of aligned blocks;
+// - integer minimum/maximum/exclusiveMinimum/exclusiveMaximum → a rule of our own: the integer
+//   schema becomes a marker `const` and its EBNF rule replaces the marker in XGrammar's EBNF;
 // - string minLength/maxLength → a pattern of JSON characters (no raw control characters);
 // - pattern → the same pattern over the JSON text (quotes, backslashes, control characters
 //   escaped; `.` and negated classes never write a raw quote);
@@ -13,7 +14,8 @@
 //   (maximum 1 allows 1.345) and no exact rewrite is done, so the subset leaves them out
 //   (strict refuses them; without strict they are not enforced); every number is kept finite.
 // A type list with any of these is split into an anyOf of one schema per type.
-import { integerRangeSchemas } from './integer-range.blocks';
+import type { XGrammarModule } from './xgrammar.loader';
+import { integerRangeEbnf } from './integer-range.blocks';
 import { FORMAT_PATTERNS, jsonTextPattern, lengthPattern } from './json-string.pattern';
 
 type Schema = Record<string, unknown>;
@@ -38,75 +40,119 @@ const SCHEMA_VALUES = ['items', 'additionalProperties', 'not', 'contains'];
 const isObject = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The JSON text of a schema, rewritten (text that is not a JSON object is returned as is). */
-export function rewriteJsonSchemaText(text: string): string {
-  let schema: unknown;
-  try {
-    schema = JSON.parse(text);
-  } catch {
-    return text; // XGrammar reports it.
-  }
-  return JSON.stringify(rewriteJsonSchema(schema));
+/** A rewritten schema and the EBNF bodies of its integer ranges (rule i: marker i). */
+export interface RewrittenSchema {
+  readonly schema: unknown;
+  readonly integerRules: readonly string[];
 }
 
-/** A structural tag's JSON text with each json_schema format inside it rewritten. */
-export function rewriteStructuralTagText(text: string): string {
+const markerOf = (index: number) => `__tessera_integer_range_${index}__`;
+const ruleOf = (index: number) => `tessera_integer_range_${index}`;
+
+/**
+ * The EBNF of a schema given as JSON text: rewritten, converted by XGrammar (one line, no free
+ * whitespace, strict), its integer markers replaced by exact rules. Text that is not JSON goes to
+ * XGrammar as it is, which reports it. Throws (XGrammar aborts its instance) on a bad schema.
+ */
+export async function jsonSchemaEbnf(xgrammar: XGrammarModule, text: string): Promise<string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return xgrammar.Testings._jsonSchemaToEBNF(text, false, -1, undefined, true);
+  }
+  const { schema, integerRules } = rewriteJsonSchema(parsed);
+  let ebnf = await xgrammar.Testings._jsonSchemaToEBNF(
+    JSON.stringify(schema),
+    false,
+    -1,
+    undefined,
+    true,
+  );
+  integerRules.forEach((body, index) => {
+    ebnf = ebnf.replaceAll(`"\\"${markerOf(index)}\\""`, ruleOf(index));
+    ebnf += `\n${ruleOf(index)} ::= ${body}`;
+  });
+  return ebnf;
+}
+
+/**
+ * A structural tag's JSON text with each `{"type": "json_schema", "json_schema": …}` format
+ * replaced by a `{"type": "grammar"}` format of its exact EBNF (qwen_xml_parameter formats write
+ * values as XML, not JSON, and are left alone; so is the legacy `structures` form).
+ */
+export async function rewriteStructuralTag(
+  xgrammar: XGrammarModule,
+  text: string,
+): Promise<string> {
   let tag: unknown;
   try {
     tag = JSON.parse(text);
   } catch {
     return text;
   }
-  return JSON.stringify(rewriteTagFormats(tag));
+  return JSON.stringify(await rewriteTagFormats(xgrammar, tag));
 }
 
-function rewriteTagFormats(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteTagFormats);
+async function rewriteTagFormats(xgrammar: XGrammarModule, value: unknown): Promise<unknown> {
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) items.push(await rewriteTagFormats(xgrammar, item));
+    return items;
+  }
   if (!isObject(value)) return value;
+  if (value.type === 'json_schema' && 'json_schema' in value) {
+    const schema = value.json_schema;
+    const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
+    return { type: 'grammar', grammar: await jsonSchemaEbnf(xgrammar, text) };
+  }
   const result: Schema = {};
   for (const [key, child] of Object.entries(value)) {
-    result[key] =
-      key === 'json_schema' && value.type === 'json_schema'
-        ? rewriteJsonSchema(child)
-        : rewriteTagFormats(child);
+    result[key] = await rewriteTagFormats(xgrammar, child);
   }
   return result;
 }
 
-/** A schema (any JSON value; booleans and non-schemas pass through) rewritten, not mutated. */
-export function rewriteJsonSchema(schema: unknown): unknown {
+/** A schema rewritten (not mutated), with the integer ranges it now refers to by marker. */
+export function rewriteJsonSchema(schema: unknown): RewrittenSchema {
+  const integerRules: string[] = [];
+  return { schema: rewriteNode(schema, integerRules), integerRules };
+}
+
+/** One schema (any JSON value; booleans and non-schemas pass through). */
+function rewriteNode(schema: unknown, rules: string[]): unknown {
   if (!isObject(schema)) return schema;
   const result: Schema = { ...schema };
   for (const key of SCHEMA_MAPS) {
     const map = schema[key];
     if (isObject(map)) {
       result[key] = Object.fromEntries(
-        Object.entries(map).map(([name, child]) => [name, rewriteJsonSchema(child)]),
+        Object.entries(map).map(([name, child]) => [name, rewriteNode(child, rules)]),
       );
     }
   }
   for (const key of SCHEMA_LISTS) {
     const list = schema[key];
-    if (Array.isArray(list)) result[key] = list.map(rewriteJsonSchema);
+    if (Array.isArray(list)) result[key] = list.map((child) => rewriteNode(child, rules));
   }
   for (const key of SCHEMA_VALUES) {
-    if (key in schema) result[key] = rewriteJsonSchema(schema[key]);
+    if (key in schema) result[key] = rewriteNode(schema[key], rules);
   }
-  return rewriteKeywords(result);
+  return rewriteKeywords(result, rules);
 }
 
 /** The type-specific keywords of one schema (its children are already rewritten). */
-function rewriteKeywords(schema: Schema): Schema {
+function rewriteKeywords(schema: Schema, rules: string[]): Schema {
   // enum and const already name every value: the grammar writes exactly those.
   if ('enum' in schema || 'const' in schema) return schema;
   const { type } = schema;
   if (Array.isArray(type))
     return type.length === 1
-      ? rewriteKeywords({ ...schema, type: type[0] })
-      : splitTypes(schema, type);
+      ? rewriteKeywords({ ...schema, type: type[0] }, rules)
+      : splitTypes(schema, type, rules);
   switch (type) {
     case 'integer':
-      return rewriteInteger(schema);
+      return rewriteInteger(schema, rules);
     case 'number':
       return { ...without(schema, NUMBER_BOUNDS), ...FINITE_NUMBER };
     case 'string':
@@ -117,7 +163,7 @@ function rewriteKeywords(schema: Schema): Schema {
 }
 
 /** `type: [a, b]` with keywords to rewrite → anyOf of one schema per type. */
-function splitTypes(schema: Schema, types: unknown[]): Schema {
+function splitTypes(schema: Schema, types: unknown[], rules: string[]): Schema {
   const typed = [...NUMBER_BOUNDS, ...STRING_KEYWORDS].filter((keyword) => keyword in schema);
   if (typed.length === 0 || 'anyOf' in schema) return schema;
   const rest = without(without(schema, typed), ['type']);
@@ -127,26 +173,27 @@ function splitTypes(schema: Schema, types: unknown[]): Schema {
     anyOf: types.map((type) =>
       rewriteKeywords(
         type === 'integer' || type === 'number' || type === 'string' ? { type, ...own } : { type },
+        rules,
       ),
     ),
   };
 }
 
-function rewriteInteger(schema: Schema): Schema {
+function rewriteInteger(schema: Schema, rules: string[]): Schema {
   if (!NUMBER_BOUNDS.some((keyword) => typeof schema[keyword] === 'number')) return schema;
   const bound = (keyword: (typeof NUMBER_BOUNDS)[number]) =>
     typeof schema[keyword] === 'number' ? (schema[keyword] as number) : undefined;
-  const lows = [bound('minimum'), next(bound('exclusiveMinimum'), 1)];
-  const highs = [bound('maximum'), next(bound('exclusiveMaximum'), -1)];
   const defined = (values: (number | undefined)[]) =>
     values.filter((v): v is number => v !== undefined);
-  const min = defined(lows).length ? Math.ceil(Math.max(...defined(lows))) : undefined;
-  const max = defined(highs).length ? Math.floor(Math.min(...defined(highs))) : undefined;
-  const blocks = integerRangeSchemas({ min, max });
-  const rest = without(schema, [...NUMBER_BOUNDS, 'type']);
+  const lows = defined([bound('minimum'), next(bound('exclusiveMinimum'), 1)]);
+  const highs = defined([bound('maximum'), next(bound('exclusiveMaximum'), -1)]);
+  const min = lows.length ? Math.ceil(Math.max(...lows)) : undefined;
+  const max = highs.length ? Math.floor(Math.min(...highs)) : undefined;
+  const body = integerRangeEbnf({ min, max });
   // An empty range has no value: left to XGrammar, which rejects it or allows nothing.
-  if (blocks.length === 0) return schema;
-  return blocks.length === 1 ? { ...rest, ...blocks[0] } : { ...rest, anyOf: blocks };
+  if (body === undefined) return schema;
+  rules.push(body);
+  return { ...without(schema, [...NUMBER_BOUNDS, 'type']), const: markerOf(rules.length - 1) };
 }
 
 /** The first integer past an exclusive bound. */
@@ -161,13 +208,25 @@ function rewriteString(schema: Schema): Schema {
   if (typeof format === 'string' && format in FORMAT_PATTERNS && pattern === undefined) {
     return { ...rest, pattern: FORMAT_PATTERNS[format] };
   }
-  if (typeof pattern === 'string') return { ...rest, pattern: jsonTextPattern(pattern) };
+  if (typeof pattern === 'string') {
+    // An invalid regex is left to XGrammar, which refuses it (a 400 with its reason).
+    return isRegex(pattern) ? { ...rest, pattern: jsonTextPattern(pattern) } : schema;
+  }
   if (typeof minLength === 'number' || typeof maxLength === 'number') {
     const low = typeof minLength === 'number' ? Math.ceil(minLength) : 0;
     const high = typeof maxLength === 'number' ? Math.floor(maxLength) : undefined;
     return { ...rest, pattern: lengthPattern(low, high) };
   }
   return schema;
+}
+
+function isRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function without(schema: Schema, keywords: readonly string[]): Schema {

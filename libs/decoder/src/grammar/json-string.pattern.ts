@@ -4,20 +4,32 @@
 // - `minLength`/`maxLength` become `[^"\\\r\n]{m,n}`, which lets control characters through
 //   (U+0000–U+001F must be escaped in JSON: the output would not even parse);
 // - `.` becomes any code point and `[^x]` any code point but x, quotes and backslashes included;
+// - classes with non-ASCII members do not work;
 // - `maxLength` next to a `pattern` is dropped;
 // - formats are approximations (`date` allows 02-31, `time` a 60th minute, `ipv4` leading 0s).
+// - raw non-ASCII characters are checked byte by byte and malformed UTF-8 passes (see RAW_ASCII).
 // The functions here give XGrammar patterns whose JSON text always decodes to a string the
-// original keywords accept (a subset where exactness would need more than a regex: a pattern
-// never writes control characters, dates in February stop at 28 except in leap years, which are
-// exact).
+// original keywords accept: ASCII raw, everything else as JSON escapes (a subset where exactness
+// would need more than a regex; dates are exact, leap years included).
 
-/** A character that may stand raw in a JSON string. */
-const RAW = '[^"\\\\\\u0000-\\u001f]';
 /**
- * One decoded character as JSON text: a raw one, a short escape, or a \u escape of a code point
- * outside the surrogates (an escaped surrogate pair would be two here and one code point to Ajv).
+ * A character written raw: printable ASCII but the quote and the backslash. XGrammar checks
+ * non-ASCII characters byte by byte and lets malformed UTF-8 through (overlong E0 80 80,
+ * encoded surrogates ED A0 80, F4 90 80 80 past U+10FFFF): such bytes decode to several U+FFFD,
+ * breaking lengths and patterns, so non-ASCII characters are written as \u escapes instead.
  */
-const JSON_CHAR = `(?:${RAW}|\\\\["\\\\/bfnrt]|\\\\u(?:[0-9a-cA-Ce-fE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2}))`;
+const RAW_ASCII = '[\\u0020-\\u0021\\u0023-\\u005b\\u005d-\\u007f]';
+const HEX = '[0-9a-fA-F]';
+/**
+ * A non-ASCII code point as JSON escapes: \u0080–\uFFFF but the surrogates, or a surrogate pair
+ * (one code point, as Ajv counts it; a lone surrogate escape would count as one here and is not
+ * a character at all).
+ */
+const NON_ASCII_ESCAPE =
+  `\\\\u(?:00[89a-fA-F]${HEX}|0[1-9a-fA-F]${HEX}{2}|[1-9a-cA-C]${HEX}{3}|[dD][0-7]${HEX}{2}` +
+  `|[eEfF]${HEX}{3}|[dD][89abAB]${HEX}{2}\\\\u[dD][c-fC-F]${HEX}{2})`;
+/** One decoded character as JSON text: raw ASCII, a short escape, or a \u escape. */
+const JSON_CHAR = `(?:${RAW_ASCII}|\\\\["\\\\/bfnrt]|\\\\u00[0-7]${HEX}|${NON_ASCII_ESCAPE})`;
 
 /** minLength/maxLength (code points, as Ajv counts them) as a pattern on the JSON text. */
 export function lengthPattern(minLength = 0, maxLength?: number): string {
@@ -36,7 +48,7 @@ const TIME =
   `(?:[zZ]|[+-](?:[01]${D}|2[0-3]):[0-5]${D})`;
 const OCTET = `(?:25[0-5]|2[0-4]${D}|1${D}${D}|[1-9]?${D})`;
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
-const HEX = '[0-9a-f]';
+const LOWER_HEX = '[0-9a-f]';
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DURATION_DATE = `(?:${D}+Y(?:${D}+M)?(?:${D}+D)?|${D}+M(?:${D}+D)?|${D}+D)`;
 const DURATION_TIME = `T(?:${D}+H(?:${D}+M)?(?:${D}+S)?|${D}+M(?:${D}+S)?|${D}+S)`;
@@ -50,7 +62,7 @@ export const FORMAT_PATTERNS: Readonly<Record<string, string>> = {
   time: `^${TIME}$`,
   'date-time': `^${DATE}[tT]${TIME}$`,
   ipv4: `^${IPV4}$`,
-  uuid: `^${HEX}{8}-(?:${HEX}{4}-){3}${HEX}{12}$`,
+  uuid: `^${LOWER_HEX}{8}-(?:${LOWER_HEX}{4}-){3}${LOWER_HEX}{12}$`,
   email:
     "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" +
     `(?:${LABEL}\\.)+${LABEL}$`,
@@ -58,7 +70,7 @@ export const FORMAT_PATTERNS: Readonly<Record<string, string>> = {
   hostname: `^${LABEL}(?:\\.${LABEL}){0,2}$`,
   duration: `^P(?:${D}+W|${DURATION_DATE}(?:${DURATION_TIME})?|${DURATION_TIME})$`,
   // All eight groups written out (no "::"), the first form of ajv-formats' ipv6.
-  ipv6: `^(?:${HEX}{1,4}:){7}${HEX}{1,4}$`,
+  ipv6: `^(?:${LOWER_HEX}{1,4}:){7}${LOWER_HEX}{1,4}$`,
 };
 
 /** A pattern the grammar cannot write any string of (the request's error, a 400). */
@@ -223,11 +235,11 @@ function escapeAt(source: string, at: number, inClass: boolean): [CharSet | unde
 }
 
 /**
- * A set as JSON text: raw characters in a class, the others as their JSON escapes. XGrammar's
- * classes only work with ASCII members (a positive class with a non-ASCII range matches nothing,
- * or a backslash; a non-ASCII member of a negated class is ignored): a set with every non-ASCII
- * code point becomes a negated class of ASCII ones, and a set with only some loses its non-ASCII
- * part (the grammar writes fewer strings, never one the pattern refuses).
+ * A set as JSON text: its printable ASCII raw in a class, the others as JSON escapes. Non-ASCII
+ * characters go as \u escapes when the set has every one of them (see RAW_ASCII: XGrammar's
+ * raw non-ASCII is not exact; its classes with non-ASCII members do not work either, a positive
+ * one matching nothing or a backslash, a negated one ignoring them); a set with only some loses
+ * its non-ASCII part (the grammar writes fewer strings, never one the pattern refuses).
  */
 function setPattern(set: CharSet): string {
   const ascii = subtract(set, [
@@ -238,12 +250,8 @@ function setPattern(set: CharSet): string {
   ]);
   const everyNonAscii = subtract(NON_ASCII, set).length === 0;
   const alternatives: string[] = [];
-  if (everyNonAscii) {
-    const excluded = subtract(complement(ascii), [[0x80, MAX_CODE_POINT]]);
-    alternatives.push(`[^${excluded.map(rangeText).join('')}]`);
-  } else if (ascii.length > 0) {
-    alternatives.push(`[${ascii.map(rangeText).join('')}]`);
-  }
+  if (ascii.length > 0) alternatives.push(`[${ascii.map(rangeText).join('')}]`);
+  if (everyNonAscii) alternatives.push(NON_ASCII_ESCAPE);
   if (contains(set, 0x22)) alternatives.push('\\\\"');
   if (contains(set, 0x5c)) alternatives.push('\\\\\\\\');
   const controls = subtract([[0, 0x1f]], complement(set));
