@@ -16,7 +16,7 @@ import { readEncodedVocab } from './tokenizer-vocab.reader';
 
 const VOCAB = 49152;
 const EOS = 2;
-const WALKS = 6;
+const WALKS = 4;
 /** A walk longer than this is a grammar that does not bound its value: the test fails. */
 const MAX_STEPS = 600;
 
