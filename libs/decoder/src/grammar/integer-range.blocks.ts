@@ -4,7 +4,8 @@
 // "-", `maximum: -10` leaves out -11…-99, and two bounds of the same length give the UNION of
 // "≥ min" and "≤ max" ([60000, 64999] accepts every 6xxxx). Its range generator is not used at
 // all: the range is cut into aligned decimal blocks — one prefix, one digit range, free digits,
-// e.g. [120, 199] = "1" [2-9] [0-9] — whose alternatives are exactly the range.
+// e.g. [120, 199] = "1" [2-9] [0-9] — exactly the range together, and the blocks are written as
+// a deterministic trie of rules (see TrieRules for why).
 
 /** A closed range of integers; an end that is undefined is unbounded. */
 export interface IntegerRange {
@@ -12,35 +13,95 @@ export interface IntegerRange {
   readonly max?: number;
 }
 
-/** The EBNF alternatives of exactly [min, max], or undefined when the range is empty. */
-export function integerRangeEbnf({ min, max }: IntegerRange): string | undefined {
-  if (min !== undefined && max !== undefined && min > max) return undefined;
-  const alternatives: string[] = [];
+/** The largest magnitude written (open ends stop here, beyond it bounds lose precision anyway). */
+const LARGEST = Number.MAX_SAFE_INTEGER;
+
+/**
+ * EBNF rules (`name` first) matching exactly the integers of [min, max], or undefined when the
+ * range is empty.
+ */
+export function integerRangeRules(range: IntegerRange, name: string): string | undefined {
+  const min = range.min ?? -LARGEST;
+  const max = range.max ?? LARGEST;
+  if (min > max) return undefined;
+  const words: Word[] = [];
   // Negative values: "-" and the blocks of their magnitudes.
-  if (min === undefined || min < 0) {
-    const fromMagnitude = max === undefined || max >= 0 ? 1 : -max;
-    for (const digits of magnitudes(fromMagnitude, min === undefined ? undefined : -min)) {
-      alternatives.push(`"-" ${digits}`);
-    }
+  if (min < 0) {
+    for (const block of blocks(max >= 0 ? 1 : -max, -min)) words.push([['-'], ...blockWord(block)]);
   }
-  if (max === undefined || max >= 0) {
-    alternatives.push(...magnitudes(min === undefined || min < 0 ? 0 : min, max));
-  }
-  return alternatives.join(' | ');
+  if (max >= 0) for (const block of blocks(Math.max(min, 0), max)) words.push(blockWord(block));
+  return new TrieRules(name).rules(words);
 }
 
-/** [from, to] (0 ≤ from; to undefined: unbounded) as digit alternatives without a sign. */
-function magnitudes(from: number, to: number | undefined): string[] {
-  if (to !== undefined) return blocks(from, to).map(blockEbnf);
-  if (from === 0) return ['"0"', '[1-9] [0-9]*'];
-  // [from, 10^d − 1] in blocks, then every number of more than d digits.
-  let power = 1;
-  let digits = 0;
-  while (power <= from) {
-    power *= 10;
-    digits++;
+/** A string of characters, each position a set of allowed characters ('-' and digits). */
+type Word = string[][];
+
+const DIGITS = '0123456789';
+
+/** A block [p·10^(k+1) + a·10^k, …]: its common prefix, the digit range, then free digits. */
+function blockWord([lo, hi]: [number, number]): Word {
+  const high = String(hi);
+  // Same length; equal digits, then one range, then 0..9 (aligned).
+  return [...String(lo)].map((digit, at) => [...DIGITS].filter((d) => d >= digit && d <= high[at]));
+}
+
+/**
+ * The words as a deterministic trie of rules: in each rule the alternatives start with disjoint
+ * characters, and identical remainders share one rule. XGrammar 0.1.27 mismatches alternatives
+ * that share a prefix (`"-" [1-9] [0-9] | [1-9] [0-9] [0-9] | [1-9] [0-9] [0-9] [0-9]` accepts
+ * "-151", and so does its own output for integer ranges); a trie gives it no such choice.
+ */
+class TrieRules {
+  private readonly names = new Map<string, string>();
+  private readonly lines: string[] = [];
+
+  constructor(private readonly name: string) {}
+
+  rules(words: Word[]): string {
+    this.node(words);
+    return this.lines.join('\n');
   }
-  return [...blocks(from, power - 1).map(blockEbnf), `[1-9] [0-9]{${digits},}`];
+
+  private node(words: Word[]): string {
+    const key = JSON.stringify(words.map((word) => JSON.stringify(word)).sort());
+    const known = this.names.get(key);
+    if (known) return known;
+    const name = this.names.size === 0 ? this.name : `${this.name}_${this.names.size}`;
+    this.names.set(key, name);
+    const alternatives: string[] = words.some((word) => word.length === 0) ? ['""'] : [];
+    // Characters grouped by the words that go on after them.
+    const groups = new Map<string, { chars: string[]; rest: Word[] }>();
+    for (const char of ['-', ...DIGITS]) {
+      const rest = words.filter((word) => word[0]?.includes(char)).map((word) => word.slice(1));
+      if (rest.length === 0) continue;
+      const restKey = JSON.stringify(rest.map((word) => JSON.stringify(word)).sort());
+      const group = groups.get(restKey) ?? { chars: [], rest };
+      group.chars.push(char);
+      groups.set(restKey, group);
+    }
+    // This rule's line comes first (the top rule is `name`); its children fill in after it.
+    const at = this.lines.push('') - 1;
+    for (const { chars, rest } of groups.values()) {
+      const child = rest.every((word) => word.length === 0) ? '' : ` ${this.node(rest)}`;
+      alternatives.push(`${charClass(chars)}${child}`);
+    }
+    this.lines[at] = `${name} ::= ${alternatives.join(' | ')}`;
+    return name;
+  }
+}
+
+/** '-' alone, or digits as a class of ranges. */
+function charClass(chars: string[]): string {
+  if (chars.includes('-')) return '"-"';
+  if (chars.length === 1) return `"${chars[0]}"`;
+  const ranges: string[] = [];
+  for (let i = 0; i < chars.length;) {
+    let j = i;
+    while (j + 1 < chars.length && +chars[j + 1] === +chars[j] + 1) j++;
+    ranges.push(j === i ? chars[i] : `${chars[i]}-${chars[j]}`);
+    i = j + 1;
+  }
+  return `[${ranges.join('')}]`;
 }
 
 /**
@@ -64,19 +125,4 @@ export function blocks(lo: number, hi: number): [number, number][] {
     from += count * size;
   }
   return result;
-}
-
-/** A block as EBNF: its common prefix, the digit range where its ends differ, free digits. */
-function blockEbnf([lo, hi]: [number, number]): string {
-  const low = String(lo);
-  const high = String(hi);
-  let at = 0;
-  while (at < low.length && low[at] === high[at]) at++;
-  const parts = at > 0 ? [`"${low.slice(0, at)}"`] : [];
-  if (at < low.length) {
-    parts.push(low[at] === high[at] ? `"${low[at]}"` : `[${low[at]}-${high[at]}]`);
-    const free = low.length - at - 1;
-    if (free > 0) parts.push(`[0-9]{${free}}`);
-  }
-  return parts.join(' ');
 }

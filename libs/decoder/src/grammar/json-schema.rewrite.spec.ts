@@ -110,6 +110,10 @@ describe('integer ranges', () => {
   });
 
   it('exclusive bounds, and integer bounds in a type list', async () => {
+    // An integer is finite: open ends stop at ±(2^53 − 1).
+    const huge = ['1' + '0'.repeat(400), '-' + '9'.repeat(400), '9007199254740991', '-999'];
+    expect(await disagreements({ type: 'integer' }, huge)).toEqual([]);
+    await onlyStricter({ type: 'integer' }, ['-999', '9007199254740993']);
     const exclusive = { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 100 };
     expect(await disagreements(exclusive, integers(-20, 130))).toEqual([]);
     const nullable = { type: ['integer', 'null'], minimum: 0, maximum: 120 };

@@ -15,7 +15,7 @@
 //   (strict refuses them; without strict they are not enforced); every number is kept finite.
 // A type list with any of these is split into an anyOf of one schema per type.
 import type { XGrammarModule } from './xgrammar.loader';
-import { integerRangeEbnf } from './integer-range.blocks';
+import { integerRangeRules } from './integer-range.blocks';
 import { FORMAT_PATTERNS, jsonTextPattern, lengthPattern } from './json-string.pattern';
 
 type Schema = Record<string, unknown>;
@@ -40,7 +40,7 @@ const SCHEMA_VALUES = ['items', 'additionalProperties', 'not', 'contains'];
 const isObject = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A rewritten schema and the EBNF bodies of its integer ranges (rule i: marker i). */
+/** A rewritten schema and the EBNF rules of its integer ranges (marker i → rules i). */
 export interface RewrittenSchema {
   readonly schema: unknown;
   readonly integerRules: readonly string[];
@@ -69,9 +69,9 @@ export async function jsonSchemaEbnf(xgrammar: XGrammarModule, text: string): Pr
     undefined,
     true,
   );
-  integerRules.forEach((body, index) => {
+  integerRules.forEach((rules, index) => {
     ebnf = ebnf.replaceAll(`"\\"${markerOf(index)}\\""`, ruleOf(index));
-    ebnf += `\n${ruleOf(index)} ::= ${body}`;
+    ebnf += `\n${rules}`;
   });
   return ebnf;
 }
@@ -180,7 +180,6 @@ function splitTypes(schema: Schema, types: unknown[], rules: string[]): Schema {
 }
 
 function rewriteInteger(schema: Schema, rules: string[]): Schema {
-  if (!NUMBER_BOUNDS.some((keyword) => typeof schema[keyword] === 'number')) return schema;
   const bound = (keyword: (typeof NUMBER_BOUNDS)[number]) =>
     typeof schema[keyword] === 'number' ? (schema[keyword] as number) : undefined;
   const defined = (values: (number | undefined)[]) =>
@@ -189,7 +188,9 @@ function rewriteInteger(schema: Schema, rules: string[]): Schema {
   const highs = defined([bound('maximum'), next(bound('exclusiveMaximum'), -1)]);
   const min = lows.length ? Math.ceil(Math.max(...lows)) : undefined;
   const max = highs.length ? Math.floor(Math.min(...highs)) : undefined;
-  const body = integerRangeEbnf({ min, max });
+  // Open ends stop at ±2^53 − 1: XGrammar's own integer has unbounded digits (400 of them parse
+  // to Infinity, not an integer).
+  const body = integerRangeRules({ min, max }, ruleOf(rules.length));
   // An empty range has no value: left to XGrammar, which rejects it or allows nothing.
   if (body === undefined) return schema;
   rules.push(body);
