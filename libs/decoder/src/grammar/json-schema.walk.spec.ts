@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { loadLocalTokenizer } from '@tessera/text';
+import { seededRandom } from '../../../../bench/lib/seeded.random';
 import { STRUCTURED_CASES } from '../../../../test/support/structured-schemas';
 import { TINY_LLAMA } from '../../test/tiny-models';
 import type { SequenceConstraint } from './constraint.contract';
@@ -19,18 +20,6 @@ const EOS = 2;
 const WALKS = 4;
 /** A walk longer than this is a grammar that does not bound its value: the test fails. */
 const MAX_STEPS = 600;
-
-/** A small seeded generator (mulberry32), so a failure is reproducible. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The ids the prepared mask allows, read from its bits. (Applying it to a logits row, as the
@@ -65,7 +54,8 @@ describe('random walks through the grammar of each corpus schema', () => {
     '%s: every walk validates',
     async (_name, { schema }, index) => {
       const validate = ajv.compile(schema);
-      const next = random(index + 1);
+      // Seeded, so a failure is reproducible.
+      const next = seededRandom(index + 1);
       const { sequences } = await compiler.constraints(
         { type: 'json_schema', schema: JSON.stringify(schema) },
         WALKS,
