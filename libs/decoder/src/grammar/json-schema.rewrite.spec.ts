@@ -102,11 +102,17 @@ describe('integer ranges', () => {
     const schema = { type: 'integer', minimum, maximum };
     if (minimum === undefined) delete schema.minimum;
     if (maximum === undefined) delete schema.maximum;
-    // Past each bound; an open end through 10, 100 and 1000 (where its blocks change).
-    const margin = minimum === undefined || maximum === undefined ? 1100 : 150;
-    const from = (minimum ?? maximum ?? 0) - margin;
-    const to = (maximum ?? minimum ?? 0) + margin;
-    expect(await disagreements(schema, integers(from, to))).toEqual([]);
+    // Every integer from 150 below the lowest bound to 150 above the highest; an open end also
+    // around each power of ten (where its blocks change) and at ±(2^53 − 1).
+    const values = integers((minimum ?? maximum ?? 0) - 150, (maximum ?? minimum ?? 0) + 150);
+    if (minimum === undefined || maximum === undefined) {
+      for (const power of [10, 100, 1000, 10000, 1e6, 1e12, 1e15]) {
+        for (const value of [power - 1, power, power + 1])
+          values.push(String(value), String(-value));
+      }
+      values.push('9007199254740991', '-9007199254740991');
+    }
+    expect(await disagreements(schema, values)).toEqual([]);
   });
 
   it('exclusive bounds, and integer bounds in a type list', async () => {
