@@ -146,8 +146,21 @@ describe('strings', () => {
     const escaped = ['"\\u00e9\\u00e9"', '"\\ud83d\\ude00\\ud83d\\ude00"', '"\\ud83d\\ude00"'];
     escaped.push('"a\\u4e00\\u00e9\\ud83d\\ude00"', '"\\ud83d\\ude00\\u00e9\\u00e9\\u00e9\\u00e9"');
     expect(await disagreements(schema, [...texts, ...escaped])).toEqual([]);
+    // Malformed escapes never pass (XGrammar folds some alternatives that share a prefix wrongly,
+    // and the escapes share "\\u").
+    const malformed = ['"\\u00e"', '"\\u12"', '"\\x41"', '"ab\\u00e"', '"\\u00e99"'];
+    malformed.push('"\\uDBFF\\uDFFF\\u0041"', '"\\u0041\\u00"', '"a\\uD83D\\uDE0"');
+    expect(await disagreements(schema, malformed)).toEqual([]);
     // Raw non-ASCII is written as escapes, lone surrogates not at all: only ever stricter.
-    await onlyStricter(schema, ['"ab"', '"\\ud83d\\ude00\\ud83d"', '"éé"', '"😀😀"', '"\\udc00a"']);
+    await onlyStricter(schema, [
+      '"ab"',
+      '"\\ud800a"',
+      '"\\ud83d\\u0041"',
+      '"\\ud83d\\ude00\\ud83d"',
+      '"éé"',
+      '"😀😀"',
+      '"\\udc00a"',
+    ]);
   });
 
   it('a pattern holds on the decoded string: quotes, backslashes and controls are escaped', async () => {
