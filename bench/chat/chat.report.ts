@@ -60,7 +60,7 @@ export function summarizeSideLevel(
 
 export function formatSideLine(s: SideLevelSummary): string {
   return (
-    `c=${s.concurrency} ${s.side.padEnd(17)} ${String(s.tokensPerSec).padStart(7)} tok/s | ` +
+    `c=${s.concurrency} ${s.side.padEnd(24)} ${String(s.tokensPerSec).padStart(7)} tok/s | ` +
     `TTFT p50 ${s.ttftMs.p50} p99 ${s.ttftMs.p99} ms | ITL p50 ${s.itlMs.p50} p99 ${s.itlMs.p99} ms | ` +
     `decode ${s.decodeTokensPerSec} tok/s/seq = ${pct(s.bandwidthFraction)} of bandwidth | ` +
     `${s.cpuMsPerToken} CPU-ms/token | others ${pct(s.otherLoad)}` +
@@ -106,16 +106,23 @@ export function chatMarkdownTable(
       pct(s.otherLoad),
     ].join(' | '),
   );
-  const contexts = [...new Set(steps.flatMap((s) => Object.keys(s.msByContext)))];
   return [
     '| c | side | output tok/s | TTFT p50 / p99 ms | ITL p50 / p99 ms | decode tok/s per sequence | % of bandwidth ceiling | CPU ms / token | other tenants |',
     '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((row) => `| ${row} |`),
+    // No step table when the run timed no steps (`--json-schema`).
+    ...(steps.length === 0 ? [] : stepTable(steps)),
+  ].join('\n');
+}
+
+function stepTable(steps: readonly StepTimes[]): string[] {
+  const contexts = [...new Set(steps.flatMap((s) => Object.keys(s.msByContext)))];
+  return [
     '',
     `| decode step, batch ${steps[0]?.batch ?? '-'} | ${contexts.map((c) => `ctx ${c} ms`).join(' | ')} |`,
     `| --- | ${contexts.map(() => '---:').join(' | ')} |`,
     ...steps.map(
       (s) => `| ${s.stepper} | ${contexts.map((c) => s.msByContext[c] ?? '-').join(' | ')} |`,
     ),
-  ].join('\n');
+  ];
 }

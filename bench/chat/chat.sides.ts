@@ -17,7 +17,12 @@ export const SIDE_NAMES = [
   'tessera-fp32',
   'tessera-int4',
 ] as const;
-export type SideName = (typeof SIDE_NAMES)[number];
+/**
+ * `--json-schema` (bench/chat/json-schema.workload.ts): tessera-fp32 again, every request held to
+ * a JSON Schema by the grammar mask. Only that mode runs it.
+ */
+export const JSON_SCHEMA_SIDE = 'tessera-fp32-json-schema';
+export type SideName = (typeof SIDE_NAMES)[number] | typeof JSON_SCHEMA_SIDE;
 
 export interface SideOutcome {
   readonly promptTokens: number;
@@ -120,14 +125,16 @@ export function llamaCppSide(
 }
 
 export function tesseraSide(
-  name: 'tessera-fp32' | 'tessera-int4',
+  name: 'tessera-fp32' | 'tessera-int4' | typeof JSON_SCHEMA_SIDE,
   client: TesseraChatClient,
   bytesPerStep: number,
   settings: SideSettings,
 ): ChatSide {
   return {
     name,
-    description: `Tessera over HTTP (gateway → gRPC → chat service), streamed, ${name.slice(8)} file`,
+    description:
+      `Tessera over HTTP (gateway → gRPC → chat service), streamed, ${name.slice(8, 12)} file` +
+      (name === JSON_SCHEMA_SIDE ? ', response_format json_schema' : ''),
     bytesPerStep,
     runsAt: () => true,
     send: (prompt, recorder) => client.complete(prompt, settings.outputTokens, recorder),

@@ -36,7 +36,8 @@ function firstDifference(a: string, b: string): number {
   return i;
 }
 
-function ratioTarget(
+/** candidate ÷ reference on one metric at one level (per-round ratios where both ran there). */
+export function ratioTarget(
   summaries: readonly SideLevelSummary[],
   spec: {
     name: string;

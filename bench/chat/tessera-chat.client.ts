@@ -1,8 +1,9 @@
 // Side (d): Tessera over HTTP, as a client sees it — POST /v1/chat/completions streamed (SSE),
 // greedy, `max_tokens` = the fixed output length and every end-of-sequence id biased by −100 so
-// no request ends early. Which server-sent events carry generated text is kept per request, so
-// time to first token and inter-token latency are read from those events alone (not the role
-// chunk, the finish chunk, the usage chunk or [DONE]).
+// no request ends early (under a JSON Schema the grammar allows end-of-sequence only once the
+// value is complete, which the bench's schema puts past max_tokens). Which server-sent events
+// carry generated text is kept per request, so time to first token and inter-token latency are
+// read from those events alone (not the role chunk, the finish chunk, the usage chunk or [DONE]).
 import { TracedHttpClient } from '../lib/traced-http.client';
 import type { RequestRecorder } from '../lib/request.trace';
 import type { BenchPrompt } from './chat.prompts';
@@ -30,6 +31,8 @@ export class TesseraChatClient {
     private readonly model: string,
     private readonly eosTokenIds: readonly number[],
     maxSockets: number,
+    /** Fields added to every request (`--json-schema`: its response_format). */
+    private readonly extraBody: Record<string, unknown> = {},
   ) {
     this.http = new TracedHttpClient(baseURL, { authorization: `Bearer ${apiKey}` }, maxSockets);
   }
@@ -49,6 +52,7 @@ export class TesseraChatClient {
         logit_bias: Object.fromEntries(this.eosTokenIds.map((id) => [String(id), -100])),
         stream: true,
         stream_options: { include_usage: true },
+        ...this.extraBody,
       },
       recorder,
     );

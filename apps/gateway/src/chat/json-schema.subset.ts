@@ -28,7 +28,7 @@ export const SUPPORTED_SCHEMA_KEYWORDS = {
   maxLength: 'most characters',
   pattern: 'a regular expression the string matches',
   format: 'one of the formats below',
-  // Numbers and integers.
+  // Integers (XGrammar does not enforce them on numbers: see INTEGER_ONLY).
   minimum: 'smallest value',
   maximum: 'largest value',
   exclusiveMinimum: 'value must be greater',
@@ -43,7 +43,11 @@ export const SUPPORTED_SCHEMA_KEYWORDS = {
   $comment: 'annotation',
 } as const satisfies Record<string, string>;
 
-/** String formats XGrammar turns into a grammar (others would be ignored, so strict refuses them). */
+/**
+ * String formats the engine writes exactly (as patterns, libs/decoder/src/grammar/
+ * json-string.pattern.ts). `uri` and `uri-reference` are left out: XGrammar only approximates
+ * them and no exact pattern is written.
+ */
 export const SUPPORTED_STRING_FORMATS = [
   'date',
   'time',
@@ -53,10 +57,17 @@ export const SUPPORTED_STRING_FORMATS = [
   'hostname',
   'ipv4',
   'ipv6',
-  'uri',
-  'uri-reference',
   'uuid',
 ] as const;
+
+/**
+ * Bounds enforced on integers only: XGrammar 0.1.27 gets number ranges wrong (maximum 1 allows
+ * 1.345) and the engine does not rewrite them, so on a schema that admits numbers they are
+ * refused with strict (without strict they are not enforced).
+ */
+const INTEGER_ONLY = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+/** String keywords the grammar cannot combine: only one of them constrains a string. */
+const ONE_STRING_CONSTRAINT = [['minLength', 'maxLength'], ['pattern'], ['format']];
 
 /** Deepest nesting of schemas accepted (bounds the work one request causes). */
 export const MAX_SCHEMA_DEPTH = 32;
@@ -73,6 +84,11 @@ export interface SchemaProblem {
   readonly path: readonly (string | number)[];
   readonly reason: string;
 }
+
+/** A `type` that admits integers and no other numbers. */
+const integersOnly = (type: unknown): boolean =>
+  type === 'integer' ||
+  (Array.isArray(type) && type.includes('integer') && !type.includes('number'));
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -101,7 +117,7 @@ function walk(
     if (strict && !Object.hasOwn(SUPPORTED_SCHEMA_KEYWORDS, keyword)) {
       return { path: at, reason: `'${keyword}' is not supported with strict: true` };
     }
-    const problem = strict ? keywordProblem(keyword, value, at) : undefined;
+    const problem = strict ? keywordProblem(keyword, value, at, schema) : undefined;
     if (problem) return problem;
     const children: [unknown, (string | number)[]][] = [];
     if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
@@ -123,7 +139,21 @@ function keywordProblem(
   keyword: string,
   value: unknown,
   at: (string | number)[],
+  schema: Record<string, unknown>,
 ): SchemaProblem | undefined {
+  if (INTEGER_ONLY.has(keyword) && !integersOnly(schema.type)) {
+    return {
+      path: at,
+      reason: `'${keyword}' is supported with strict: true on integers only (type: "integer"), not on numbers`,
+    };
+  }
+  const groups = ONE_STRING_CONSTRAINT.filter((group) => group.some((k) => k in schema));
+  if (groups.length > 1 && groups.slice(1).some((group) => group.includes(keyword))) {
+    return {
+      path: at,
+      reason: `'${keyword}' cannot be combined with '${groups[0].find((k) => k in schema)}' with strict: true`,
+    };
+  }
   if (keyword === 'format' && !(SUPPORTED_STRING_FORMATS as readonly unknown[]).includes(value)) {
     return { path: at, reason: `format '${String(value)}' is not supported with strict: true` };
   }

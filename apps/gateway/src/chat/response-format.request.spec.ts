@@ -148,6 +148,36 @@ describe('responseFormatOf', () => {
       /'patternProperties'/,
     ],
     [
+      'a bound on a number (enforced on integers only)',
+      { type: 'object', properties: { ratio: { type: 'number', maximum: 1 } } },
+      'response_format.json_schema.schema.properties.ratio.maximum',
+      /'maximum' is supported with strict: true on integers only/,
+    ],
+    [
+      'a bound on a type list that admits numbers',
+      { type: ['integer', 'number'], exclusiveMinimum: 0 },
+      'response_format.json_schema.schema.exclusiveMinimum',
+      /'exclusiveMinimum'.*integers only/,
+    ],
+    [
+      'lengths beside a pattern',
+      { type: 'string', pattern: '^[a-z]+$', maxLength: 4 },
+      'response_format.json_schema.schema.pattern',
+      /'pattern' cannot be combined with 'maxLength'/,
+    ],
+    [
+      'a format beside a pattern',
+      { type: 'string', format: 'date', pattern: '^2' },
+      'response_format.json_schema.schema.format',
+      /'format' cannot be combined with 'pattern'/,
+    ],
+    [
+      'a format only approximated by the grammar (uri)',
+      { type: 'string', format: 'uri' },
+      'response_format.json_schema.schema.format',
+      /format 'uri'/,
+    ],
+    [
       'an unsupported string format',
       { type: 'string', format: 'credit-card' },
       'response_format.json_schema.schema.format',

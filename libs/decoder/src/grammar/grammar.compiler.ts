@@ -5,7 +5,8 @@
 // Compile options, for every JSON grammar: no free whitespace (one line, json.dumps' ", " and
 // ": " separators) — with any_whitespace a weak or random model can emit blanks until max_tokens
 // — and XGrammar's strict mode, so objects carry no properties the schema does not name (the
-// output still validates: it only leaves out what the schema leaves open).
+// output still validates: it only leaves out what the schema leaves open). Every JSON Schema is
+// first rewritten into forms XGrammar compiles exactly (json-schema.rewrite.ts).
 import type { CompiledGrammar, GrammarCompiler, TokenizerInfo } from '@mlc-ai/web-xgrammar';
 import { GrammarCompileError } from '../decoder.errors';
 import type { OutputConstraint } from '../decoder.protocol';
@@ -15,7 +16,7 @@ import type {
   SequenceConstraint,
 } from './constraint.contract';
 import { GrammarConstraint } from './grammar.constraint';
-import { compactStructuralTag } from './structural-tag.compact';
+import { jsonSchemaEbnf, rewriteStructuralTag } from './json-schema.rewrite';
 import type { EncodedVocab } from './tokenizer-vocab.reader';
 import { Utf8Vocabulary } from './utf8.guard';
 import { loadXGrammar, type XGrammarInstance } from './xgrammar.loader';
@@ -153,9 +154,22 @@ export class XGrammarCompiler implements ConstraintCompiler {
   }
 
   private async compileNew(constraint: OutputConstraint): Promise<CompiledGrammar> {
-    const compactTag = await this.check(constraint);
+    const converted = await this.convert(constraint);
     try {
-      return await this.compileChecked(constraint, compactTag);
+      switch (converted.type) {
+        case 'json_object':
+          return await this.compiler.compileJSONSchema(
+            ANY_OBJECT,
+            false,
+            NO_INDENT,
+            undefined,
+            false,
+          );
+        case 'ebnf':
+          return await this.compiler.compileGrammar(converted.ebnf);
+        case 'structural_tag':
+          return await this.compiler.compileStructuralTag(converted.structuralTag);
+      }
     } catch (error) {
       // Not expected once the checker converted it; still the request's error, not the worker's.
       throw new GrammarCompileError(
@@ -165,54 +179,24 @@ export class XGrammarCompiler implements ConstraintCompiler {
     }
   }
 
-  /** `compactTag`: a structural tag's text as check() compacted it. */
-  private compileChecked(
-    constraint: OutputConstraint,
-    compactTag: string | undefined,
-  ): Promise<CompiledGrammar> {
-    switch (constraint.type) {
-      case 'json_object':
-        return this.compiler.compileJSONSchema(ANY_OBJECT, false, NO_INDENT, undefined, false);
-      case 'json_schema':
-        return this.compiler.compileJSONSchema(
-          constraint.schema,
-          false,
-          NO_INDENT,
-          undefined,
-          true,
-        );
-      case 'structural_tag':
-        return this.compiler.compileStructuralTag(compactTag!);
-    }
-  }
-
   /**
-   * Converts the constraint on the checker instance; a rejection replaces that instance. A
-   * structural tag comes back with its JSON contents compact (structural-tag.compact.ts).
+   * What the main instance compiles: JSON Schemas rewritten and converted to EBNF
+   * (json-schema.rewrite.ts), all of it on the checker instance first; a rejection replaces that
+   * instance.
    */
-  private async check(constraint: OutputConstraint): Promise<string | undefined> {
-    if (constraint.type === 'json_object') return;
+  private async convert(constraint: OutputConstraint): Promise<Converted> {
+    if (constraint.type === 'json_object') return constraint;
     const checker = (this.checker ??= loadXGrammar());
-    const { Grammar } = checker.xgrammar;
+    const { xgrammar } = checker;
     try {
-      if (constraint.type === 'structural_tag') {
-        const compact = await compactStructuralTag(constraint.structuralTag, async (schema) => {
-          const json = await Grammar.fromJSONSchema(schema, false, NO_INDENT, undefined, true);
-          const ebnf = json.toString();
-          json.dispose();
-          return ebnf;
-        });
-        (await Grammar.fromStructuralTag(compact)).dispose();
-        return compact;
+      if (constraint.type === 'json_schema') {
+        const ebnf = await jsonSchemaEbnf(xgrammar, constraint.schema);
+        (await xgrammar.Grammar.fromEBNF(ebnf)).dispose();
+        return { type: 'ebnf', ebnf };
       }
-      const grammar = await Grammar.fromJSONSchema(
-        constraint.schema,
-        false,
-        NO_INDENT,
-        undefined,
-        true,
-      );
-      grammar.dispose();
+      const structuralTag = await rewriteStructuralTag(xgrammar, constraint.structuralTag);
+      (await xgrammar.Grammar.fromStructuralTag(structuralTag)).dispose();
+      return { type: 'structural_tag', structuralTag };
     } catch (error) {
       this.checker = undefined;
       throw new GrammarCompileError(
@@ -222,6 +206,11 @@ export class XGrammarCompiler implements ConstraintCompiler {
     }
   }
 }
+
+type Converted =
+  | { readonly type: 'json_object' }
+  | { readonly type: 'ebnf'; readonly ebnf: string }
+  | { readonly type: 'structural_tag'; readonly structuralTag: string };
 
 function noop(): void {}
 
