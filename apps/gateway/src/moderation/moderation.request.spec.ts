@@ -44,7 +44,7 @@ describe('parseModerationRequest', () => {
     [
       'a part of no known type',
       { input: [{ type: 'audio' }] },
-      'input[0]',
+      'input[0].type',
       /'text' or 'image_url'/,
     ],
     ['a text part without text', { input: [{ type: 'text' }] }, 'input[0].text', /Missing/],
