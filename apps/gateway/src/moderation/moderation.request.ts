@@ -5,8 +5,6 @@ import { z } from 'zod';
 import { parseBody, parseValue } from '../validation/parse-body';
 import { OpenAIError } from '../errors/openai-error';
 
-/** Inputs in one request (the array-of-strings form), and parts in one multimodal input. */
-export const MAX_INPUTS = 2048;
 /** What OpenAI's API uses when `model` is left out; an alias in the models file. */
 export const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
 
@@ -24,7 +22,9 @@ const ModerationRequestSchema = z.strictObject({
 });
 
 const Text = z.string().min(1);
-const Texts = z.array(Text).min(1).max(MAX_INPUTS);
+// How many inputs a request may carry is the model's setting (`max_inputs` in the models file),
+// checked by the moderation service.
+const Texts = z.array(Text).min(1);
 const Parts = z
   .array(
     z.discriminatedUnion(
@@ -39,8 +39,7 @@ const Parts = z
       { error: "must have a 'type' of 'text' or 'image_url'" },
     ),
   )
-  .min(1)
-  .max(MAX_INPUTS);
+  .min(1);
 
 /** One part of one input: text, or an image named by URL (http(s) or data:). */
 export type ModerationInputPart = { text: string } | { imageUrl: string };

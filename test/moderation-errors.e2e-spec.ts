@@ -1,0 +1,184 @@
+// Every bad input to /v1/moderations: status and the whole OpenAI error body, through raw HTTP
+// and through the official SDK's error classes.
+import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
+import OpenAI from 'openai';
+import { useModerationStack } from './support/moderation-stack';
+import { post } from './support/test-stack';
+import { expectSchema } from './support/openai-schemas';
+
+const MODEL = 'tiny-toxic-bert';
+const MAX_INPUTS = 4;
+
+// The fixture classifier with a small `max_inputs`, so "too many" is a short array.
+const modelsFile = temporaryModelsFile([
+  'models:',
+  `  - id: ${MODEL}`,
+  '    capability: moderation',
+  `    source: ${JSON.stringify(fixtureModelDir(MODEL))}`,
+  '    aliases: [omni-moderation-latest]',
+  '    options:',
+  `      max_inputs: ${MAX_INPUTS}`,
+  '      max_windows_per_input: 2',
+  '      window_overlap_tokens: 16',
+  '      categories:',
+  '        harassment: { labels: [insult] }',
+  '  - id: tiny-bert',
+  '    capability: embeddings',
+  `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,
+]);
+const stack = useModerationStack(modelsFile);
+
+const moderate = (body: unknown) => post(stack().gateway, '/v1/moderations', body);
+
+function expectError(
+  response: { status: number; body: unknown },
+  status: number,
+  error: { param: string | null; code: string | null; type?: string; message?: RegExp },
+) {
+  expect(response.status).toBe(status);
+  expectSchema('ErrorResponse', response.body);
+  const body = response.body as { error: Record<string, unknown> };
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  expect(body.error.param).toBe(error.param);
+  expect(body.error.code).toBe(error.code);
+  expect(body.error.type).toBe(error.type ?? 'invalid_request_error');
+  expect(typeof body.error.message).toBe('string');
+  // Written for API users: never the validator's own text.
+  expect(body.error.message).not.toMatch(/Invalid input|received/);
+  if (error.message) expect(body.error.message).toMatch(error.message);
+}
+
+const image = { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } };
+
+describe('bad input to /v1/moderations', () => {
+  const bad: Array<[string, unknown, string | null, RegExp]> = [
+    ['missing input', { model: MODEL }, 'input', /^Missing required parameter: 'input'\.$/],
+    ['empty string', { model: MODEL, input: '' }, 'input', /empty string/],
+    ['empty array', { model: MODEL, input: [] }, 'input', /empty array/],
+    ['empty string in an array', { model: MODEL, input: ['a', ''] }, 'input[1]', /empty string/],
+    ['a number', { model: MODEL, input: 5 }, 'input', /must be a string, an array of strings/],
+    ['an object', { model: MODEL, input: { text: 'a' } }, 'input', /must be a string/],
+    ['null input', { model: MODEL, input: null }, 'input', /must be a string/],
+    ['a number in an array', { model: MODEL, input: ['a', 5] }, 'input[1]', /expected a string/],
+    ['nested arrays', { model: MODEL, input: [['a']] }, 'input[0]', /expected a string/],
+    [
+      'a string among parts',
+      { model: MODEL, input: [{ type: 'text', text: 'a' }, 'b'] },
+      'input[1]',
+      /expected an object/,
+    ],
+    [
+      'a part of an unknown type',
+      { model: MODEL, input: [{ type: 'input_audio', input_audio: {} }] },
+      'input[0].type',
+      /'text' or 'image_url'/,
+    ],
+    [
+      'a text part without text',
+      { model: MODEL, input: [{ type: 'text' }] },
+      'input[0].text',
+      /Missing required parameter/,
+    ],
+    [
+      'an empty text part',
+      { model: MODEL, input: [{ type: 'text', text: '' }] },
+      'input[0].text',
+      /empty string/,
+    ],
+    [
+      'a text part with a number',
+      { model: MODEL, input: [{ type: 'text', text: 3 }] },
+      'input[0].text',
+      /expected a string, but got 3/,
+    ],
+    [
+      'an image part without a url',
+      { model: MODEL, input: [{ type: 'image_url', image_url: {} }] },
+      'input[0].image_url.url',
+      /Missing required parameter/,
+    ],
+    ['model null', { model: null, input: 'a' }, 'model', /expected a string/],
+    ['model not a string', { model: 7, input: 'a' }, 'model', /expected a string/],
+    ['empty model', { model: '', input: 'a' }, 'model', /empty string/],
+    [
+      'unknown field',
+      { model: MODEL, input: 'a', temperature: 1 },
+      'temperature',
+      /Unrecognized request argument supplied: temperature/,
+    ],
+    ['a JSON array body', [1, 2], null, /JSON object/],
+  ];
+  it.each(bad)('%s → 400', async (_name, body, param, message) => {
+    expectError(await moderate(body), 400, { param, code: null, message });
+  });
+
+  it('an image part → 400 naming it: no configured model takes images', async () => {
+    expectError(
+      await moderate({ model: MODEL, input: [{ type: 'text', text: 'look' }, image] }),
+      400,
+      { param: 'input[1]', code: 'image_not_supported', message: /does not accept images/ },
+    );
+  });
+
+  it(`more inputs than the model's max_inputs (${MAX_INPUTS}) → 400 naming input`, async () => {
+    const ok = await moderate({ model: MODEL, input: Array<string>(MAX_INPUTS).fill('a') });
+    expect(ok.status).toBe(200);
+    expectError(
+      await moderate({ model: MODEL, input: Array<string>(MAX_INPUTS + 1).fill('a') }),
+      400,
+      { param: 'input', code: null, message: new RegExp(`at most ${MAX_INPUTS}`) },
+    );
+  });
+
+  it('a text longer than its windows can hold → 400 naming it, never truncated', async () => {
+    const long = Array<string>(400).fill('word').join(' ');
+    const response = await moderate({ model: MODEL, input: ['short', long] });
+    expect(response.status).toBe(400);
+    const error = (response.body as { error: { param: string; message: string } }).error;
+    expect(error.param).toBe('input[1]');
+    expect(error.message).toMatch(/tokens/);
+  });
+
+  it('an unknown model → 404 model_not_found', async () => {
+    expectError(await moderate({ model: 'no-such-model', input: 'a' }), 404, {
+      param: 'model',
+      code: 'model_not_found',
+      message: /no-such-model/,
+    });
+  });
+
+  it('a model of another capability → 400 naming model', async () => {
+    expectError(await moderate({ model: 'tiny-bert', input: 'a' }), 400, {
+      param: 'model',
+      code: 'model_not_supported',
+      message: /serves embeddings/,
+    });
+  });
+
+  it('the SDK raises its own error classes for them', async () => {
+    const { client } = stack().gateway;
+    await expect(client.moderations.create({ model: MODEL, input: [] })).rejects.toBeInstanceOf(
+      OpenAI.BadRequestError,
+    );
+    await expect(client.moderations.create({ model: 'nope', input: 'a' })).rejects.toMatchObject({
+      status: 404,
+      code: 'model_not_found',
+      param: 'model',
+    });
+  });
+
+  it('malformed JSON → 400', async () => {
+    expectError(await moderate('{"input": "a",'), 400, {
+      param: null,
+      code: null,
+      message: /could not parse the JSON body/,
+    });
+  });
+
+  it('keeps serving after bad requests', async () => {
+    const ok = await moderate({ input: 'still alive' });
+    expect(ok.status).toBe(200);
+    expectSchema('CreateModerationResponse', ok.body);
+  });
+});
