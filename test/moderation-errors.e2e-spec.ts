@@ -3,6 +3,7 @@
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
 import OpenAI from 'openai';
 import { useModerationStack } from './support/moderation-stack';
+import { expectOpenAIError } from './support/openai-error.expect';
 import { post } from './support/test-stack';
 import { expectSchema } from './support/openai-schemas';
 
@@ -29,25 +30,6 @@ const modelsFile = temporaryModelsFile([
 const stack = useModerationStack(modelsFile);
 
 const moderate = (body: unknown) => post(stack().gateway, '/v1/moderations', body);
-
-function expectError(
-  response: { status: number; body: unknown },
-  status: number,
-  error: { param: string | null; code: string | null; type?: string; message?: RegExp },
-) {
-  expect(response.status).toBe(status);
-  expectSchema('ErrorResponse', response.body);
-  const body = response.body as { error: Record<string, unknown> };
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
-  expect(body.error.param).toBe(error.param);
-  expect(body.error.code).toBe(error.code);
-  expect(body.error.type).toBe(error.type ?? 'invalid_request_error');
-  expect(typeof body.error.message).toBe('string');
-  // Written for API users: never the validator's own text.
-  expect(body.error.message).not.toMatch(/Invalid input|received/);
-  if (error.message) expect(body.error.message).toMatch(error.message);
-}
 
 const image = { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } };
 
@@ -110,11 +92,11 @@ describe('bad input to /v1/moderations', () => {
     ['a JSON array body', [1, 2], null, /JSON object/],
   ];
   it.each(bad)('%s → 400', async (_name, body, param, message) => {
-    expectError(await moderate(body), 400, { param, code: null, message });
+    expectOpenAIError(await moderate(body), 400, { param, code: null, message });
   });
 
   it('an image part → 400 naming it: no configured model takes images', async () => {
-    expectError(
+    expectOpenAIError(
       await moderate({ model: MODEL, input: [{ type: 'text', text: 'look' }, image] }),
       400,
       { param: 'input[1]', code: 'image_not_supported', message: /does not accept images/ },
@@ -124,7 +106,7 @@ describe('bad input to /v1/moderations', () => {
   it(`more inputs than the model's max_inputs (${MAX_INPUTS}) → 400 naming input`, async () => {
     const ok = await moderate({ model: MODEL, input: Array<string>(MAX_INPUTS).fill('a') });
     expect(ok.status).toBe(200);
-    expectError(
+    expectOpenAIError(
       await moderate({ model: MODEL, input: Array<string>(MAX_INPUTS + 1).fill('a') }),
       400,
       { param: 'input', code: null, message: new RegExp(`at most ${MAX_INPUTS}`) },
@@ -141,7 +123,7 @@ describe('bad input to /v1/moderations', () => {
   });
 
   it('an unknown model → 404 model_not_found', async () => {
-    expectError(await moderate({ model: 'no-such-model', input: 'a' }), 404, {
+    expectOpenAIError(await moderate({ model: 'no-such-model', input: 'a' }), 404, {
       param: 'model',
       code: 'model_not_found',
       message: /no-such-model/,
@@ -149,7 +131,7 @@ describe('bad input to /v1/moderations', () => {
   });
 
   it('a model of another capability → 400 naming model', async () => {
-    expectError(await moderate({ model: 'tiny-bert', input: 'a' }), 400, {
+    expectOpenAIError(await moderate({ model: 'tiny-bert', input: 'a' }), 400, {
       param: 'model',
       code: 'model_not_supported',
       message: /serves embeddings/,
@@ -169,7 +151,7 @@ describe('bad input to /v1/moderations', () => {
   });
 
   it('malformed JSON → 400', async () => {
-    expectError(await moderate('{"input": "a",'), 400, {
+    expectOpenAIError(await moderate('{"input": "a",'), 400, {
       param: null,
       code: null,
       message: /could not parse the JSON body/,
