@@ -4,16 +4,18 @@
 // batching, each against scores the same service computes.
 import { AutoTokenizer } from '@huggingface/transformers';
 import { MODERATION_CATEGORIES } from '@tessera/contracts';
-import { fixtureModelDir, fixturesModelsFile, temporaryModelsFile } from '@tessera/testing';
+import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
 import type OpenAI from 'openai';
-import { parse } from 'yaml';
 import * as fs from 'node:fs';
 import { expectSchema } from './support/openai-schemas';
 import { startModerationStack, useModerationStack } from './support/moderation-stack';
 import { post } from './support/test-stack';
 
-const MODEL = 'tiny-toxic-bert';
+// Two fixture classifiers behind one id (config/models.fixtures.yaml), their categories merged.
+const MODEL = 'tiny-moderation';
 const stack = useModerationStack();
+/** Tokens each window shares with the next, for the `windowed` model below. */
+const WINDOW_OVERLAP = 16;
 
 type Result = OpenAI.Moderation;
 type Scores = Record<string, number>;
@@ -35,14 +37,6 @@ function expectSameScores(actual: Result, expected: Result, tolerance = 1e-6) {
       tolerance,
     );
   }
-}
-
-/** The options the fixtures models file gives a model. */
-function fixtureOptions(id: string): Record<string, unknown> {
-  const file = parse(fs.readFileSync(fixturesModelsFile(), 'utf8')) as {
-    models: Array<{ id: string; options?: Record<string, unknown> }>;
-  };
-  return file.models.find((model) => model.id === id)?.options ?? {};
 }
 
 describe('POST /v1/moderations', () => {
@@ -95,6 +89,8 @@ describe('POST /v1/moderations', () => {
       { type: 'text', text: 'see you later' },
     ]);
     expect(two.results).toHaveLength(1);
+    // One input: its text parts read as one text, a line each.
+    expectSameScores(two.results[0], (await moderate('good morning\nsee you later')).results[0]);
   });
 
   it('uses omni-moderation-latest when model is left out, and answers to the aliases', async () => {
@@ -127,78 +123,9 @@ describe('POST /v1/moderations', () => {
       expectSameScores(response.results[0], batch.results[i < 15 ? i : i + 1]);
     });
   });
-
-  it('scores a text longer than the model as the max over its windows, the last one included', async () => {
-    const tokenizer = await AutoTokenizer.from_pretrained(fixtureModelDir(MODEL), {
-      local_files_only: true,
-    });
-    const encode = (text: string) =>
-      Array.from(tokenizer.encode(text, { add_special_tokens: false })) as number[];
-    const config = JSON.parse(fs.readFileSync(`${fixtureModelDir(MODEL)}/config.json`, 'utf8')) as {
-      max_position_embeddings: number;
-    };
-    // The service's windows: [CLS] + `body` tokens + [SEP], each `stride` after the last.
-    const body = config.max_position_embeddings - 2;
-    const overlap = Number(fixtureOptions(MODEL).window_overlap_tokens ?? 64);
-    const stride = Math.max(1, body - Math.min(overlap, body - 1));
-    const windowsAfterFirst = 3;
-    const length = body + windowsAfterFirst * stride;
-    // Words that are one token each, so that a window's text encodes to the window's tokens.
-    const filler = 'the cat sat on a mat and we went home after dark'.split(' ');
-    expect(filler.every((word) => encode(word).length === 1)).toBe(true);
-    const tails = [
-      'you are a stupid idiot and i hate you',
-      'i will hurt you badly',
-      'what a lovely day it is',
-    ];
-    // The length is chosen so that the last window ends exactly at the text's end: then it is
-    // the same window whether the last one is cut short or aligned to the end.
-    const textOf = (tail: string) => {
-      const tailTokens = encode(tail);
-      const words = Array.from(
-        { length: length - tailTokens.length },
-        (_, i) => filler[i % filler.length],
-      );
-      return {
-        text: `${words.join(' ')} ${tail}`,
-        ids: [...encode(words.join(' ')), ...tailTokens],
-      };
-    };
-    let checked = 0;
-    for (const tail of tails) {
-      const { text, ids } = textOf(tail);
-      expect(encode(text)).toEqual(ids);
-      expect(ids).toHaveLength(length);
-      const windows = Array.from({ length: windowsAfterFirst + 1 }, (_, i) => {
-        const slice = ids.slice(i * stride, i * stride + body);
-        const windowText = tokenizer.decode(slice, { skip_special_tokens: true }) as string;
-        expect(encode(windowText)).toEqual(slice);
-        return windowText;
-      });
-      const [long, ...byWindow] = (await moderate([text, ...windows])).results;
-      for (const category of MODERATION_CATEGORIES) {
-        const best = Math.max(...byWindow.map((w) => scoresOf(w)[category]));
-        expect(Math.abs(scoresOf(long)[category] - best)).toBeLessThanOrEqual(1e-6);
-        expect(flagsOf(long)[category]).toBe(byWindow.some((w) => flagsOf(w)[category]));
-      }
-      // Where the window holding the tail scores above every other window, the long text's
-      // score is that window's: the end of the text was read, not cut off.
-      const last = byWindow[windowsAfterFirst];
-      const earlier = byWindow.slice(0, windowsAfterFirst);
-      for (const category of MODERATION_CATEGORIES) {
-        if (earlier.every((w) => scoresOf(w)[category] < scoresOf(last)[category] - 1e-4)) {
-          expect(scoresOf(long)[category]).toBeCloseTo(scoresOf(last)[category], 6);
-          expect(scoresOf(long)[category]).toBeGreaterThan(scoresOf(earlier[0])[category]);
-          checked++;
-        }
-      }
-    }
-    // Some tail out-scored the text before it somewhere, or this test would prove nothing.
-    expect(checked).toBeGreaterThan(0);
-  });
 });
 
-describe('the category map and thresholds of the models file', () => {
+describe('models as the models file configures them', () => {
   // tiny-toxic-bert's labels mapped by hand, with thresholds at the ends of the range, and a
   // second classifier (other labels) behind the same id, whose categories merge in.
   const modelsFile = temporaryModelsFile([
@@ -232,6 +159,20 @@ describe('the category map and thresholds of the models file', () => {
     '        self-harm: { labels: [self_harm] }',
     '        sexual: { labels: [sexual] }',
     '        sexual/minors: { labels: [sexual_minors] }',
+    // Every label of the toxicity classifier read out through a category of its own.
+    '  - id: windowed',
+    '    capability: moderation',
+    `    source: ${JSON.stringify(fixtureModelDir('tiny-toxic-bert'))}`,
+    '    options:',
+    `      window_overlap_tokens: ${WINDOW_OVERLAP}`,
+    '      max_windows_per_input: 8',
+    '      categories:',
+    '        harassment: { labels: [insult] }',
+    '        harassment/threatening: { labels: [threat] }',
+    '        hate: { labels: [identity_hate] }',
+    '        sexual: { labels: [obscene] }',
+    '        violence: { labels: [toxic] }',
+    '        violence/graphic: { labels: [severe_toxic] }',
   ]);
   let mapped: Awaited<ReturnType<typeof startModerationStack>>;
   beforeAll(async () => {
@@ -293,5 +234,76 @@ describe('the category map and thresholds of the models file', () => {
       uncovered_categories: string[];
     };
     expect([...model.uncovered_categories].sort()).toEqual([...uncovered].sort());
+  });
+
+  it('scores a text longer than the model as the max over its windows, the last one included', async () => {
+    const tokenizer = await AutoTokenizer.from_pretrained(fixtureModelDir('tiny-toxic-bert'), {
+      local_files_only: true,
+    });
+    const encode = (text: string) =>
+      Array.from(tokenizer.encode(text, { add_special_tokens: false })) as number[];
+    const config = JSON.parse(
+      fs.readFileSync(`${fixtureModelDir('tiny-toxic-bert')}/config.json`, 'utf8'),
+    ) as {
+      max_position_embeddings: number;
+    };
+    // The service's windows: [CLS] + `body` tokens + [SEP], each `stride` after the last.
+    const body = config.max_position_embeddings - 2;
+    const overlap = WINDOW_OVERLAP;
+    const stride = Math.max(1, body - Math.min(overlap, body - 1));
+    const windowsAfterFirst = 3;
+    const length = body + windowsAfterFirst * stride;
+    // Words that are one token each, so that a window's text encodes to the window's tokens.
+    const filler = 'the cat sat on a mat and we went home after dark'.split(' ');
+    expect(filler.every((word) => encode(word).length === 1)).toBe(true);
+    const tails = [
+      'you are a stupid idiot and i hate you',
+      'i will hurt you badly',
+      'what a lovely day it is',
+    ];
+    // The length is chosen so that the last window ends exactly at the text's end: then it is
+    // the same window whether the last one is cut short or aligned to the end.
+    const textOf = (tail: string) => {
+      const tailTokens = encode(tail);
+      const words = Array.from(
+        { length: length - tailTokens.length },
+        (_, i) => filler[i % filler.length],
+      );
+      return {
+        text: `${words.join(' ')} ${tail}`,
+        ids: [...encode(words.join(' ')), ...tailTokens],
+      };
+    };
+    let checked = 0;
+    for (const tail of tails) {
+      const { text, ids } = textOf(tail);
+      expect(encode(text)).toEqual(ids);
+      expect(ids).toHaveLength(length);
+      const windows = Array.from({ length: windowsAfterFirst + 1 }, (_, i) => {
+        const slice = ids.slice(i * stride, i * stride + body);
+        const windowText = tokenizer.decode(slice, { skip_special_tokens: true }) as string;
+        expect(encode(windowText)).toEqual(slice);
+        return windowText;
+      });
+      const [long, ...byWindow] = await classify('windowed', [text, ...windows]);
+      for (const category of MODERATION_CATEGORIES) {
+        const best = Math.max(...byWindow.map((w) => scoresOf(w)[category]));
+        expect(Math.abs(scoresOf(long)[category] - best)).toBeLessThanOrEqual(1e-6);
+        expect(flagsOf(long)[category]).toBe(byWindow.some((w) => flagsOf(w)[category]));
+      }
+      // Where the window holding the tail scores above every other window, the long text's
+      // score is that window's: the end of the text was read, not cut off.
+      const last = byWindow[windowsAfterFirst];
+      const earlier = byWindow.slice(0, windowsAfterFirst);
+      for (const category of MODERATION_CATEGORIES) {
+        if (earlier.every((w) => scoresOf(w)[category] < scoresOf(last)[category] - 1e-4)) {
+          expect(scoresOf(long)[category]).toBeCloseTo(scoresOf(last)[category], 6);
+          expect(scoresOf(long)[category]).toBeGreaterThan(scoresOf(earlier[0])[category]);
+          checked++;
+        }
+      }
+    }
+    // Some tail out-scored the text before it somewhere, or this test would prove nothing.
+    expect(checked).toBeGreaterThan(0);
   });
 });
