@@ -48,7 +48,7 @@ describe('bad input to /v1/moderations', () => {
       'a string among parts',
       { model: MODEL, input: [{ type: 'text', text: 'a' }, 'b'] },
       'input[1]',
-      /expected an object/,
+      /must have a 'type' of 'text' or 'image_url'/,
     ],
     [
       'a part of an unknown type',
@@ -113,14 +113,23 @@ describe('bad input to /v1/moderations', () => {
     );
   });
 
-  it('a text longer than its windows can hold → 400 naming it, never truncated', async () => {
-    const long = Array<string>(400).fill('word').join(' ');
-    expectOpenAIError(await moderate({ model: MODEL, input: ['short', long] }), 400, {
-      param: 'input[1]',
-      code: 'context_length_exceeded',
-      message: /input\[1\] is (at least )?\d+ tokens long.*windows of 64 tokens, at most 2/,
-    });
-  });
+  // The windows hold 62 + 46 tokens (64-token windows, 16 shared, at most 2): 150 one-letter
+  // words are past them in tokens; 2000 characters are refused before tokenizing at all.
+  it.each([
+    ['tokens', Array<string>(150).fill('a').join(' ')],
+    ['characters', Array<string>(400).fill('word').join(' ')],
+  ])(
+    'a text longer than its windows can hold (in %s) → 400 naming it, never cut',
+    async (unit, long) => {
+      expectOpenAIError(await moderate({ model: MODEL, input: ['short', long] }), 400, {
+        param: 'input[1]',
+        code: 'context_length_exceeded',
+        message: new RegExp(
+          `^input\\[1\\] is (at least )?\\d+ ${unit} long.*windows of 64 tokens, at most 2 per input`,
+        ),
+      });
+    },
+  );
 
   it('an unknown model → 404 model_not_found', async () => {
     expectOpenAIError(await moderate({ model: 'no-such-model', input: 'a' }), 404, {
