@@ -17,11 +17,11 @@ describe('token windows', () => {
   });
 
   it('splits a longer text into overlapping windows, each wrapped in the special tokens', () => {
-    // 6 text tokens a window, 4 new ones each step (2 overlap); the last holds the rest.
+    // 6 text tokens a window, 4 new ones each step (2 overlap); the last ends at the text's end.
     expect(tokenWindows(encoded(13), WINDOWING, SPECIALS)).toEqual([
       [101, 1, 2, 3, 4, 5, 6, 102],
       [101, 5, 6, 7, 8, 9, 10, 102],
-      [101, 9, 10, 11, 12, 13, 102],
+      [101, 8, 9, 10, 11, 12, 13, 102],
     ]);
   });
 

@@ -56,13 +56,12 @@ export function tokenWindows(
   const { body, stride } = windowGeometry(windowing, specials);
   const count = 1 + Math.ceil((text.length - body) / stride);
   if (count > windowing.maxWindows) return null;
-  // As transformers' tokenizers cut overflowing tokens (`stride` = overlap): window i starts
-  // i × stride tokens in, the last one holds the rest. The Python reference windows the same way.
-  return Array.from({ length: count }, (_, i) => [
-    ...prefix,
-    ...text.slice(i * stride, i * stride + body),
-    ...suffix,
-  ]);
+  return Array.from({ length: count }, (_, i) => {
+    // The last window ends at the text's end: a full window of context rather than a short
+    // tail. (The fixtures' Python references window the same way; tools/fixtures.)
+    const start = Math.min(i * stride, text.length - body);
+    return [...prefix, ...text.slice(start, start + body), ...suffix];
+  });
 }
 
 /**
