@@ -2,7 +2,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import type { ServiceConfig } from '@tessera/config';
-import { EncoderModel, type EncoderInput, type EncoderOutcome } from '@tessera/encoder';
+import {
+  EncoderModel,
+  estimatedTokens,
+  type EncoderInput,
+  type EncoderOutcome,
+} from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { MicroBatcher, type WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
@@ -21,14 +26,6 @@ export interface EmbeddingModel {
   batcher: MicroBatcher<QueuedInput, EncoderOutcome>;
   /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
   created: number;
-}
-
-/**
- * The batcher needs a cost before the worker tokenizes: about 4 characters per token for
- * English WordPiece/BPE vocabularies, plus the special tokens. Only batch sizes depend on it.
- */
-function estimatedTokens(input: EncoderInput): number {
-  return typeof input === 'string' ? Math.ceil(input.length / 4) + 2 : input.length;
 }
 
 @Injectable()
