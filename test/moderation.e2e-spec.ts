@@ -95,12 +95,13 @@ describe('POST /v1/moderations', () => {
 
   it('uses omni-moderation-latest when model is left out, and answers to the aliases', async () => {
     const explicit = await moderate('default model');
-    const raw = await post(stack().gateway, '/v1/moderations', { input: 'default model' });
-    expect(raw.status).toBe(200);
-    const defaulted = raw.body as OpenAI.ModerationCreateResponse;
+    // The SDK sends no `model` when it is not given.
+    const defaulted = await stack().gateway.client.moderations.create({ input: 'default model' });
     expectSchema('CreateModerationResponse', defaulted);
     expect(defaulted.model).toBe('omni-moderation-latest');
     expectSameScores(defaulted.results[0], explicit.results[0], 0);
+    const raw = await post(stack().gateway, '/v1/moderations', { input: 'default model' });
+    expect((raw.body as OpenAI.ModerationCreateResponse).model).toBe('omni-moderation-latest');
     const legacy = await moderate('default model', 'text-moderation-latest');
     expect(legacy.model).toBe('text-moderation-latest');
     expectSameScores(legacy.results[0], explicit.results[0], 0);
