@@ -13,7 +13,7 @@ import {
   type ClassifierOutcome,
 } from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { ModelStore, onnxFileFor, toModelSource, type ModelSpec } from '@tessera/models';
+import { ModelStore, companionSpecs, onnxFileFor, type ModelSpec } from '@tessera/models';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import type { Histogram, Registry } from 'prom-client';
@@ -90,20 +90,14 @@ export class ModerationModels {
           activation: options.activation,
           categories: options.categories,
         };
+        // The same specs `npm run models -- pull` fetches (companionSpecs), in the same order.
+        const companions = companionSpecs(spec, modelsDir);
         const extras = await Promise.all(
-          options.classifiers.map(async (extra) => {
-            const extraSpec: ModelSpec = {
-              ...spec,
-              source: toModelSource(extra.source, modelsDir),
-              file: extra.file,
-              dtype: undefined,
-            };
-            return {
-              ...extra,
-              modelDir: await store.resolve(extraSpec),
-              onnxFile: onnxFileFor(extraSpec),
-            };
-          }),
+          options.classifiers.map(async (extra, i) => ({
+            ...extra,
+            modelDir: await store.resolve(companions[i]),
+            onnxFile: onnxFileFor(companions[i]),
+          })),
         );
         const classifiers: ServedClassifier[] = [];
         for (const classifier of [own, ...extras]) {
