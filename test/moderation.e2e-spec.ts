@@ -95,12 +95,13 @@ describe('POST /v1/moderations', () => {
 
   it('uses omni-moderation-latest when model is left out, and answers to the aliases', async () => {
     const explicit = await moderate('default model');
-    const raw = await post(stack().gateway, '/v1/moderations', { input: 'default model' });
-    expect(raw.status).toBe(200);
-    const defaulted = raw.body as OpenAI.ModerationCreateResponse;
+    // The SDK sends no `model` when it is not given.
+    const defaulted = await stack().gateway.client.moderations.create({ input: 'default model' });
     expectSchema('CreateModerationResponse', defaulted);
     expect(defaulted.model).toBe('omni-moderation-latest');
     expectSameScores(defaulted.results[0], explicit.results[0], 0);
+    const raw = await post(stack().gateway, '/v1/moderations', { input: 'default model' });
+    expect((raw.body as OpenAI.ModerationCreateResponse).model).toBe('omni-moderation-latest');
     const legacy = await moderate('default model', 'text-moderation-latest');
     expect(legacy.model).toBe('text-moderation-latest');
     expectSameScores(legacy.results[0], explicit.results[0], 0);
@@ -109,18 +110,21 @@ describe('POST /v1/moderations', () => {
   it('scores the same text alike alone and inside a batch of many, concurrent or not', async () => {
     const text = 'the same words every time';
     const alone = (await moderate(text)).results[0];
-    const others = Array.from({ length: 31 }, (_, i) =>
-      Array.from({ length: 1 + ((i * 7) % 40) }, (_, j) => `word${(i + j) % 50}`).join(' '),
+    // 15 others of many lengths (up to past one window) and the text: the fixture model's
+    // max_inputs (16) in one request, all of them padded into shared batches.
+    const others = Array.from({ length: 15 }, (_, i) =>
+      Array.from({ length: 1 + ((i * 11) % 80) }, (_, j) => `word${(i + j) % 50}`).join(' '),
     );
-    const batch = await moderate([...others.slice(0, 15), text, ...others.slice(15)]);
-    expectSameScores(batch.results[15], alone);
+    const middle = 7;
+    const batch = await moderate([...others.slice(0, middle), text, ...others.slice(middle)]);
+    expectSameScores(batch.results[middle], alone);
     const concurrent = await Promise.all([
       ...others.map((other) => moderate(other)),
       moderate(text),
     ]);
     expectSameScores(concurrent[others.length].results[0], alone);
-    concurrent.slice(0, 31).forEach((response, i) => {
-      expectSameScores(response.results[0], batch.results[i < 15 ? i : i + 1]);
+    others.forEach((_, i) => {
+      expectSameScores(concurrent[i].results[0], batch.results[i < middle ? i : i + 1]);
     });
   });
 });

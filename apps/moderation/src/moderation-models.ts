@@ -5,12 +5,18 @@ import { dirname, resolve } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import type { ModerationCategory } from '@tessera/contracts';
-import { ClassifierModel, estimatedTokens, type ClassifierOutcome } from '@tessera/encoder';
+import {
+  ClassifierModel,
+  batchItemsHistogram,
+  encoderBatcher,
+  estimatedTokens,
+  type ClassifierOutcome,
+} from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { ModelStore, onnxFileFor, toModelSource, type ModelSpec } from '@tessera/models';
-import { MicroBatcher, type WorkBounds } from '@tessera/runtime';
+import { ModelStore, companionSpecs, onnxFileFor, type ModelSpec } from '@tessera/models';
+import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
-import { Histogram, type Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 import { resolveCategoryMap, uncoveredCategories, type CategoryRule } from './category.map';
 import {
   ModerationModelOptionsSchema,
@@ -48,13 +54,11 @@ export class ModerationModels {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
-    this.batchItems = new Histogram({
-      name: 'tessera_moderation_batch_items',
-      help: 'Texts per model run (micro-batch) of a moderation classifier',
-      labelNames: ['model'],
-      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
-      registers: [registry],
-    });
+    this.batchItems = batchItemsHistogram(
+      registry,
+      'moderation',
+      'Texts per model run (micro-batch) of a moderation classifier',
+    );
   }
 
   /**
@@ -86,20 +90,14 @@ export class ModerationModels {
           activation: options.activation,
           categories: options.categories,
         };
+        // The same specs `npm run models -- pull` fetches (companionSpecs), in the same order.
+        const companions = companionSpecs(spec, modelsDir);
         const extras = await Promise.all(
-          options.classifiers.map(async (extra) => {
-            const extraSpec: ModelSpec = {
-              ...spec,
-              source: toModelSource(extra.source, modelsDir),
-              file: extra.file,
-              dtype: undefined,
-            };
-            return {
-              ...extra,
-              modelDir: await store.resolve(extraSpec),
-              onnxFile: onnxFileFor(extraSpec),
-            };
-          }),
+          options.classifiers.map(async (extra, i) => ({
+            ...extra,
+            modelDir: await store.resolve(companions[i]),
+            onnxFile: onnxFileFor(companions[i]),
+          })),
         );
         const classifiers: ServedClassifier[] = [];
         for (const classifier of [own, ...extras]) {
@@ -151,18 +149,11 @@ export class ModerationModels {
         `moderation model '${spec.id}', classifier ${classifier.source}`,
       );
       await model.warmup();
-      const batcher = new MicroBatcher<string, ClassifierOutcome>({
-        maxWaitMs: options.max_batch_wait_ms,
-        maxBatchCost: options.max_batch_tokens,
-        maxBatchItems: options.max_batch_items,
-        maxQueuedItems: options.max_queued_items,
-        // One batch per worker at a time: more would only queue inside the pool.
-        maxInFlight: model.workers,
+      const batcher = encoderBatcher<string, ClassifierOutcome>(options, {
+        workers: model.workers,
         cost: estimatedTokens,
-        run: (texts) => {
-          this.batchItems.observe({ model: spec.id }, texts.length);
-          return model.classify(texts);
-        },
+        run: (texts) => model.classify(texts),
+        observe: (texts) => this.batchItems.observe({ model: spec.id }, texts),
       });
       this.logger.log(
         `${spec.id}: classifier ${classifier.source} (labels ${model.labels.join(', ')}; ` +

@@ -2,12 +2,13 @@
 // served by worker threads: the encoder runtime with a logits head instead of pooling.
 // Tokenization, windowing and forward passes never run on the caller's event loop.
 import { resolve } from 'node:path';
-import { OrtWorkerPool, engineModule, type RuntimeOptions } from '@tessera/runtime';
+import { engineModule, type OrtWorkerPool, type RuntimeOptions } from '@tessera/runtime';
 import { readClassifierHead } from './classifier.config';
 import type { ClassifierEngineTypes, ClassifierRejection } from './classifier.protocol';
 import { scoresOverWindows, type Activation } from './classifier.scores';
 import { readEncoderConfig } from './encoder.config';
 import { MAX_CHARS_PER_TOKEN } from './encoder.model';
+import { withEncoderPool } from './encoder.pool';
 import { maxWindowedTokens, type TokenWindowing } from './token.windows';
 
 /** What became of one text: a score per label (max over its windows), or why it was refused. */
@@ -31,9 +32,6 @@ export interface ClassifierModelOptions {
 
 const CLASSIFIER_ENGINE = engineModule<ClassifierEngineTypes>(__dirname, 'classifier.engine');
 
-/** Graph inputs an encoder export may take (the feeds encoderFeeds fills). */
-const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
-
 export class ClassifierModel {
   /** Longest text (in characters) that is tokenized at all. */
   readonly maxInputChars: number;
@@ -56,41 +54,32 @@ export class ClassifierModel {
     const modelDir = resolve(options.modelDir);
     const config = await readEncoderConfig(modelDir, options.onnxFile ?? 'onnx/model.onnx');
     const head = await readClassifierHead(modelDir);
-    const pool = new OrtWorkerPool({
-      engine: CLASSIFIER_ENGINE,
-      modelDir,
-      engineOptions: { onnxFile: config.onnxPath },
-      runtime: options.runtime,
-      onWarning: options.onWarning,
-    });
-    await pool.start();
-    try {
-      const { inputNames, outputNames, specials } = pool.info;
-      const unknown = inputNames.filter((name) => !KNOWN_INPUTS.has(name));
-      if (!inputNames.includes('input_ids') || unknown.length > 0) {
-        throw new Error(
-          `${config.onnxPath} is not an encoder export: inputs [${inputNames.join(', ')}]`,
+    return withEncoderPool(
+      {
+        engine: CLASSIFIER_ENGINE,
+        modelDir,
+        onnxPath: config.onnxPath,
+        runtime: options.runtime,
+        onWarning: options.onWarning,
+      },
+      (pool) => {
+        const { outputNames, specials } = pool.info;
+        const windowing: TokenWindowing = {
+          maxTokens: config.maxTokens,
+          overlap: options.windowOverlap ?? 64,
+          maxWindows: options.maxWindows ?? 16,
+        };
+        return new ClassifierModel(
+          pool,
+          head.labels,
+          options.activation ?? head.activation,
+          windowing,
+          maxWindowedTokens(windowing, specials),
+          pool.info.padTokenId ?? 0,
+          outputNames.includes('logits') ? 'logits' : outputNames[0],
         );
-      }
-      const outputName = outputNames.includes('logits') ? 'logits' : outputNames[0];
-      const windowing: TokenWindowing = {
-        maxTokens: config.maxTokens,
-        overlap: options.windowOverlap ?? 64,
-        maxWindows: options.maxWindows ?? 16,
-      };
-      return new ClassifierModel(
-        pool,
-        head.labels,
-        options.activation ?? head.activation,
-        windowing,
-        maxWindowedTokens(windowing, specials),
-        pool.info.padTokenId ?? 0,
-        outputName,
-      );
-    } catch (error) {
-      await pool.close();
-      throw error;
-    }
+      },
+    );
   }
 
   get workers(): number {

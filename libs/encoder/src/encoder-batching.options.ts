@@ -1,7 +1,8 @@
-// The per-model `options` every encoder capability (embeddings, moderation) shares: the runtime's
-// (workers, session settings, queue bound) plus the micro-batcher's, and the token estimate the
-// batcher costs a text by before the worker has tokenized it.
-import { RuntimeOptionsSchema } from '@tessera/runtime';
+// What every encoder capability (embeddings, moderation) batches with: the per-model `options`
+// (the runtime's, plus the micro-batcher's), the token estimate the batcher costs a text by
+// before the worker has tokenized it, the batcher those options make, and its size histogram.
+import { MicroBatcher, RuntimeOptionsSchema } from '@tessera/runtime';
+import { Histogram, type Registry } from 'prom-client';
 import { z } from 'zod';
 
 export const EncoderBatchingOptionsSchema = RuntimeOptionsSchema.extend({
@@ -24,4 +25,48 @@ export const EncoderBatchingOptionsSchema = RuntimeOptionsSchema.extend({
  */
 export function estimatedTokens(input: string | readonly number[]): number {
   return typeof input === 'string' ? Math.ceil(input.length / 4) + 2 : input.length;
+}
+
+export type EncoderBatchingOptions = z.infer<typeof EncoderBatchingOptionsSchema>;
+
+/**
+ * The micro-batcher of one encoder model as its options configure it, one batch per worker at a
+ * time (more would only queue inside the pool), each batch's size reported to `observe`.
+ */
+export function encoderBatcher<I, O>(
+  options: EncoderBatchingOptions,
+  model: {
+    readonly workers: number;
+    readonly cost: (item: I) => number;
+    readonly run: (items: I[]) => Promise<O[]>;
+    readonly observe: (items: number) => void;
+  },
+): MicroBatcher<I, O> {
+  return new MicroBatcher<I, O>({
+    maxWaitMs: options.max_batch_wait_ms,
+    maxBatchCost: options.max_batch_tokens,
+    maxBatchItems: options.max_batch_items,
+    maxQueuedItems: options.max_queued_items,
+    maxInFlight: model.workers,
+    cost: model.cost,
+    run: (items) => {
+      model.observe(items.length);
+      return model.run(items);
+    },
+  });
+}
+
+/** `tessera_<capability>_batch_items{model}`: items per model run (micro-batch). */
+export function batchItemsHistogram(
+  registry: Registry,
+  capability: string,
+  help: string,
+): Histogram<'model'> {
+  return new Histogram({
+    name: `tessera_${capability}_batch_items`,
+    help,
+    labelNames: ['model'],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+    registers: [registry],
+  });
 }

@@ -20,4 +20,10 @@ export {
 export type { ClassifierRejection } from './classifier.protocol';
 export { activate, scoresOverWindows, type Activation } from './classifier.scores';
 export { tokenWindows, type TokenWindowing } from './token.windows';
-export { EncoderBatchingOptionsSchema, estimatedTokens } from './encoder-batching.options';
+export {
+  EncoderBatchingOptionsSchema,
+  batchItemsHistogram,
+  encoderBatcher,
+  estimatedTokens,
+  type EncoderBatchingOptions,
+} from './encoder-batching.options';

@@ -57,7 +57,8 @@ export function tokenWindows(
   const count = 1 + Math.ceil((text.length - body) / stride);
   if (count > windowing.maxWindows) return null;
   return Array.from({ length: count }, (_, i) => {
-    // The last window ends at the text's end (a full window rather than a short tail).
+    // The last window ends at the text's end: a full window of context rather than a short
+    // tail. (The fixtures' Python references window the same way; tools/fixtures.)
     const start = Math.min(i * stride, text.length - body);
     return [...prefix, ...text.slice(start, start + body), ...suffix];
   });

@@ -1,4 +1,4 @@
-import { MODERATION_CATEGORIES } from './moderation.categories';
+import { MODERATION_CATEGORIES } from '@tessera/contracts';
 import { toOpenAIModeration } from './moderation.response';
 
 const category = (name: string, score: number, flagged = false) => ({
@@ -10,7 +10,9 @@ const category = (name: string, score: number, flagged = false) => ({
 
 describe('toOpenAIModeration', () => {
   it('keys every category by name, in three objects, with a modr- id', () => {
-    const categories = MODERATION_CATEGORIES.map((name, i) => category(name, i / 100, i === 3));
+    const categories = MODERATION_CATEGORIES.map((name, i) =>
+      category(name, i / 100, name === 'harassment/threatening'),
+    );
     const response = toOpenAIModeration(
       { model: 'tiny', results: [{ flagged: true, categories: [...categories].reverse() }] },
       'omni-moderation-latest',
@@ -23,12 +25,16 @@ describe('toOpenAIModeration', () => {
     expect(Object.keys(result.categories)).toEqual([...MODERATION_CATEGORIES]);
     expect(result.categories['harassment/threatening']).toBe(true);
     expect(result.categories.hate).toBe(false);
-    expect(result.category_scores['violence/graphic']).toBe(0.12);
+    expect(result.category_scores['violence/graphic']).toBe(
+      MODERATION_CATEGORIES.indexOf('violence/graphic') / 100,
+    );
     expect(result.category_applied_input_types.sexual).toEqual(['text']);
   });
 
   it('refuses a reply that leaves a category out rather than inventing it', () => {
-    const categories = MODERATION_CATEGORIES.slice(1).map((name) => category(name, 0));
+    const categories = MODERATION_CATEGORIES.filter((name) => name !== 'hate').map((name) =>
+      category(name, 0),
+    );
     expect(() =>
       toOpenAIModeration({ model: 'm', results: [{ flagged: false, categories }] }, 'm', 1),
     ).toThrow(/left out category 'hate'/);

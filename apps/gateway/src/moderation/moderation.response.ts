@@ -3,15 +3,16 @@
 // every category, covered or not (an uncovered one scores 0 and is never flagged); one that is
 // missing is a broken contract, answered as a server error rather than filled in here.
 import { randomBytes } from 'node:crypto';
-import type { ResponseOf } from '../upstream/upstream.methods';
 import {
   MODERATION_CATEGORIES,
-  type AppliedInputType,
+  type ClassifyResponse__Output,
   type ModerationCategory,
-} from './moderation.categories';
+  type ModerationResult__Output,
+} from '@tessera/contracts';
 
-type ClassifyResponse = ResponseOf<'moderation', 'Classify'>;
 type ByCategory<T> = Record<ModerationCategory, T>;
+/** What a category's score was computed from (the spec allows "image" for six of them). */
+type AppliedInputType = 'text' | 'image';
 
 export interface OpenAIModerationResult {
   flagged: boolean;
@@ -27,7 +28,7 @@ export interface OpenAIModerationResponse {
 }
 
 export function toOpenAIModeration(
-  response: ClassifyResponse,
+  response: ClassifyResponse__Output,
   model: string,
   inputs: number,
 ): OpenAIModerationResponse {
@@ -44,7 +45,7 @@ export function toOpenAIModeration(
   };
 }
 
-function toResult(result: ClassifyResponse['results'][number]): OpenAIModerationResult {
+function toResult(result: ModerationResult__Output): OpenAIModerationResult {
   const byName = new Map(result.categories.map((category) => [category.category, category]));
   const categories = {} as ByCategory<boolean>;
   const scores = {} as ByCategory<number>;
