@@ -1,29 +1,11 @@
 // Every bad input to /v1/embeddings: status and the whole OpenAI error body.
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
+import { expectOpenAIError } from './support/openai-error.expect';
 import { post, startEmbeddingsService, useStack } from './support/test-stack';
 
 const stack = useStack();
 
 const embed = (body: unknown) => post(stack().gateway, '/v1/embeddings', body);
-
-function expectError(
-  response: { status: number; body: unknown },
-  status: number,
-  error: { param: string | null; code: string | null; type?: string; message?: RegExp },
-) {
-  expect(response.status).toBe(status);
-  const body = response.body as { error: Record<string, unknown> };
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
-  expect(body.error.param).toBe(error.param);
-  expect(body.error.code).toBe(error.code);
-  expect(body.error.type).toBe(error.type ?? 'invalid_request_error');
-  expect(typeof body.error.message).toBe('string');
-  // Written for API users: never the validator's own text ("Invalid input: expected number,
-  // received string").
-  expect(body.error.message).not.toMatch(/Invalid input|received/);
-  if (error.message) expect(body.error.message).toMatch(error.message);
-}
 
 describe('bad input to /v1/embeddings', () => {
   const bad: Array<[string, unknown, string | null, RegExp]> = [
@@ -110,11 +92,11 @@ describe('bad input to /v1/embeddings', () => {
     ['a JSON array body', [1, 2], null, /JSON object/],
   ];
   it.each(bad)('%s → 400', async (_name, body, param, message) => {
-    expectError(await embed(body), 400, { param, code: null, message });
+    expectOpenAIError(await embed(body), 400, { param, code: null, message });
   });
 
   it('token ids outside the vocabulary → 400 naming input', async () => {
-    expectError(await embed({ model: 'tiny-bert', input: [[2, 999_999]] }), 400, {
+    expectOpenAIError(await embed({ model: 'tiny-bert', input: [[2, 999_999]] }), 400, {
       param: 'input',
       code: null,
       message: /token id 999999.*vocabulary/,
@@ -123,7 +105,7 @@ describe('bad input to /v1/embeddings', () => {
 
   it('an input longer than the model maximum → 400 stating the limit, not truncation', async () => {
     const long = Array(400).fill('word').join(' ');
-    expectError(await embed({ model: 'tiny-bert', input: ['short', long] }), 400, {
+    expectOpenAIError(await embed({ model: 'tiny-bert', input: ['short', long] }), 400, {
       param: 'input[1]',
       code: 'context_length_exceeded',
       message: /input\[1\] is (at least )?\d+ tokens long.*at most 128 tokens/,
@@ -131,7 +113,7 @@ describe('bad input to /v1/embeddings', () => {
   });
 
   it('dimensions above the model size → 400 naming dimensions', async () => {
-    expectError(await embed({ model: 'tiny-bert', input: 'a', dimensions: 33 }), 400, {
+    expectOpenAIError(await embed({ model: 'tiny-bert', input: 'a', dimensions: 33 }), 400, {
       param: 'dimensions',
       code: null,
       message: /at most 32/,
@@ -139,7 +121,7 @@ describe('bad input to /v1/embeddings', () => {
   });
 
   it('an unknown model → 404 model_not_found', async () => {
-    expectError(await embed({ model: 'no-such-model', input: 'a' }), 404, {
+    expectOpenAIError(await embed({ model: 'no-such-model', input: 'a' }), 404, {
       param: 'model',
       code: 'model_not_found',
       message: /no-such-model/,
@@ -147,11 +129,15 @@ describe('bad input to /v1/embeddings', () => {
   });
 
   it('malformed JSON → 400', async () => {
-    expectError(await post(stack().gateway, '/v1/embeddings', '{"model": "tiny-bert",'), 400, {
-      param: null,
-      code: null,
-      message: /could not parse the JSON body/,
-    });
+    expectOpenAIError(
+      await post(stack().gateway, '/v1/embeddings', '{"model": "tiny-bert",'),
+      400,
+      {
+        param: null,
+        code: null,
+        message: /could not parse the JSON body/,
+      },
+    );
   });
 
   it('a JSON content type with parameters is accepted', async () => {
@@ -168,11 +154,11 @@ describe('bad input to /v1/embeddings', () => {
     const response = await post(stack().gateway, '/v1/embeddings', 'model=tiny-bert', {
       'content-type': 'application/x-www-form-urlencoded',
     });
-    expectError(response, 415, { param: null, code: 'unsupported_media_type' });
+    expectOpenAIError(response, 415, { param: null, code: 'unsupported_media_type' });
   });
 
   it('an unknown route → 404', async () => {
-    expectError(await post(stack().gateway, '/v1/nothing-here', {}), 404, {
+    expectOpenAIError(await post(stack().gateway, '/v1/nothing-here', {}), 404, {
       param: null,
       code: 'unknown_url',
       message: /POST \/v1\/nothing-here/,

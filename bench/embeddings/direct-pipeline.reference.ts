@@ -1,9 +1,7 @@
 // The reference: what a naive server does — the transformers.js feature-extraction pipeline
 // (mean pooling, L2-normalised) called once per request, in this process, on the same model
-// files the service loads. Its ONNX Runtime session keeps transformers.js' defaults unless
-// `intraOpThreads` is given, because a naive server would not tune them either.
-import { resolve } from 'node:path';
-import type { FeatureExtractionPipeline } from '@huggingface/transformers';
+// files the service loads (bench/lib/local-pipeline.reference.ts).
+import { loadLocalPipeline } from '../lib/local-pipeline.reference';
 
 export interface DirectPipeline {
   /** One request: one text in, one L2-normalised vector out. */
@@ -19,22 +17,10 @@ export async function loadDirectPipeline(
   modelDir: string,
   intraOpThreads?: number,
 ): Promise<DirectPipeline> {
-  const { env, pipeline } = await import('@huggingface/transformers');
-  env.allowRemoteModels = false;
-  env.allowLocalModels = true;
-  env.useFSCache = false;
-  env.useBrowserCache = false;
-  const sessionOptions: Record<string, unknown> =
-    intraOpThreads === undefined ? {} : { intraOpNumThreads: intraOpThreads };
-  // An absolute path is read as a directory, never as a Hub id.
-  const extractor: FeatureExtractionPipeline = await pipeline(
+  const { pipeline: extractor, sessionOptions } = await loadLocalPipeline(
     'feature-extraction',
-    resolve(modelDir),
-    {
-      dtype: 'fp32',
-      local_files_only: true,
-      session_options: sessionOptions,
-    },
+    modelDir,
+    intraOpThreads,
   );
   return {
     async embed(text) {

@@ -3,7 +3,7 @@
 // counts the service reports against the reference tokenizer's.
 import OpenAI from 'openai';
 import type { DirectPipeline } from './direct-pipeline.reference';
-import type { BenchSentence } from './sentence.corpus';
+import { spreadByLength, type BenchSentence } from '../lib/sentence.corpus';
 
 /** Sentences compared: spread from the shortest to the longest of the corpus. */
 const SENTENCES = 8;
@@ -27,6 +27,7 @@ export interface CorrectnessResult {
   readonly minCosine: number;
   readonly tokensMatch: boolean;
   readonly pass: boolean;
+  readonly summary: string;
 }
 
 export async function compareWithReference(
@@ -34,9 +35,7 @@ export async function compareWithReference(
   direct: DirectPipeline,
   corpus: readonly BenchSentence[],
 ): Promise<CorrectnessResult> {
-  const byLength = [...corpus].sort((a, b) => a.tokens - b.tokens);
-  const step = (byLength.length - 1) / (SENTENCES - 1);
-  const chosen = Array.from({ length: SENTENCES }, (_, i) => byLength[Math.round(i * step)]);
+  const chosen = spreadByLength(corpus, SENTENCES);
   const client = new OpenAI({ baseURL: service.baseURL, apiKey: service.apiKey, maxRetries: 0 });
   const response = await client.embeddings.create({
     model: service.model,
@@ -54,5 +53,8 @@ export async function compareWithReference(
     minCosine,
     tokensMatch,
     pass: minCosine >= MIN_COSINE && tokensMatch,
+    summary:
+      `min cosine ${minCosine.toFixed(6)} over ${chosen.length} sentences, token counts ` +
+      (tokensMatch ? 'equal' : 'DIFFER'),
   };
 }

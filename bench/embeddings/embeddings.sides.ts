@@ -4,7 +4,7 @@
 import type { SideRunner } from '../lib/interleaved.rounds';
 import type { DirectPipeline } from './direct-pipeline.reference';
 import { EmbeddingsHttpClient } from './embeddings.http-client';
-import type { BenchSentence } from './sentence.corpus';
+import type { BenchSentence } from '../lib/sentence.corpus';
 
 export function directRunner(direct: DirectPipeline, corpus: readonly BenchSentence[]): SideRunner {
   return {

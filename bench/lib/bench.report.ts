@@ -8,7 +8,7 @@ import { median, round } from './latency.stats';
 
 /**
  * `direct`: the reference, in-process. `service`: the Tessera stack. `relay`: a bare two-hop
- * relay around the reference (e.g. bench/embeddings/bare-relay.server.ts), the floor of what
+ * relay around the reference (bench/lib/bare-relay.server.ts), the floor of what
  * any server with two process hops adds.
  */
 export type Side = 'direct' | 'service' | 'relay';

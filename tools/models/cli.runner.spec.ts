@@ -109,6 +109,30 @@ describe('npm run models', () => {
     );
   });
 
+  it('pulls the further classifiers a moderation entry lists, under its id', async () => {
+    writeFileSync(
+      modelsFile,
+      [
+        'models:',
+        '  - id: guard',
+        '    capability: moderation',
+        '    source: ./local',
+        '    options:',
+        '      categories: { hate: { labels: [identity_hate] } }',
+        '      classifiers:',
+        '        - source: hf:tessera-test/tiny-encoder',
+        '          categories: { self-harm: { labels: [self_harm] } }',
+      ].join('\n'),
+    );
+    const pulled = await run(['pull', '--model', 'guard']);
+    expect(pulled).toMatchObject({ code: 0, stderr: '' });
+    expect(pulled.stdout).toContain(
+      `guard: local source ${path.join(work, 'local')}, nothing to pull\n`,
+    );
+    expect(pulled.stdout).toContain('guard: pulling hf:tessera-test/tiny-encoder\n');
+    expect(pulled.stdout).toContain('guard: downloaded 3 files (5.0 kB)');
+  });
+
   it('fails with exit code 1 and the message alone when the Hub is unreachable', async () => {
     const { code, stderr } = await run(['pull'], { ...env, HF_ENDPOINT: 'http://127.0.0.1:1' });
     expect(code).toBe(1);

@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import {
+  companionSpecs,
   HubOfflineError,
   HubUnreachableError,
   ModelDownloadError,
@@ -62,7 +64,15 @@ function describePull(result: PullResult): string {
   return kept > 0 ? `${downloaded}, ${kept} already cached` : downloaded;
 }
 
+/** The named models (all by default), each followed by its companions (see companionSpecs). */
 function selectModels(file: ModelsFile, names: readonly string[]): ModelSpec[] {
+  return selectEntries(file, names).flatMap((spec) => [
+    spec,
+    ...companionSpecs(spec, dirname(file.path)),
+  ]);
+}
+
+function selectEntries(file: ModelsFile, names: readonly string[]): ModelSpec[] {
   if (names.length === 0) return [...file.models];
   const registry = ModelRegistry.fromFile(file);
   const selected = names.map((name) => {

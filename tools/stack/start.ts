@@ -5,7 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { implementedCapabilities, upstreamAddressVariable } from '@tessera/contracts';
-import { ModelStore, loadModelsFile, modelsFor, type ModelsFile } from '@tessera/models';
+import {
+  ModelStore,
+  companionSpecs,
+  loadModelsFile,
+  modelsFor,
+  type ModelsFile,
+} from '@tessera/models';
 import { CliUsageError } from '../models/cli.arguments';
 import { pullModels } from '../models/pull.command';
 import { ProcessGroup } from './process-group';
@@ -41,7 +47,12 @@ async function pullMissingModels(models: ModelsFile): Promise<void> {
   const store = new ModelStore();
   const missing: string[] = [];
   for (const spec of models.models) {
-    if ((await store.availability(spec)) === 'missing') missing.push(spec.id);
+    const all = [spec, ...companionSpecs(spec, path.dirname(models.path))];
+    for (const one of all) {
+      if ((await store.availability(one)) === 'missing' && !missing.includes(spec.id)) {
+        missing.push(spec.id);
+      }
+    }
   }
   if (missing.length === 0) return;
   log(`pulling ${missing.join(', ')} into ${store.cacheDir}`);

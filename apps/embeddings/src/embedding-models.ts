@@ -2,11 +2,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import type { ServiceConfig } from '@tessera/config';
-import { EncoderModel, type EncoderInput, type EncoderOutcome } from '@tessera/encoder';
+import {
+  EncoderModel,
+  batchItemsHistogram,
+  encoderBatcher,
+  estimatedTokens,
+  type EncoderInput,
+  type EncoderOutcome,
+} from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { MicroBatcher, type WorkBounds } from '@tessera/runtime';
+import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
-import { Histogram, type Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 import { EmbeddingModelOptionsSchema } from './embedding-model.options';
 
 /** One input waiting in the micro-batcher, with the request it belongs to. */
@@ -23,14 +30,6 @@ export interface EmbeddingModel {
   created: number;
 }
 
-/**
- * The batcher needs a cost before the worker tokenizes: about 4 characters per token for
- * English WordPiece/BPE vocabularies, plus the special tokens. Only batch sizes depend on it.
- */
-function estimatedTokens(input: EncoderInput): number {
-  return typeof input === 'string' ? Math.ceil(input.length / 4) + 2 : input.length;
-}
-
 @Injectable()
 export class EmbeddingModels {
   private readonly logger = new Logger(EmbeddingModels.name);
@@ -43,13 +42,11 @@ export class EmbeddingModels {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
-    this.batchItems = new Histogram({
-      name: 'tessera_embeddings_batch_items',
-      help: 'Inputs per model run (micro-batch) of an embeddings model',
-      labelNames: ['model'],
-      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
-      registers: [registry],
-    });
+    this.batchItems = batchItemsHistogram(
+      registry,
+      'embeddings',
+      'Inputs per model run (micro-batch) of an embeddings model',
+    );
   }
 
   /**
@@ -83,21 +80,15 @@ export class EmbeddingModels {
           onWarning: (message) => this.logger.warn(message),
         });
         await encoder.warmup();
-        const batcher = new MicroBatcher<QueuedInput, EncoderOutcome>({
-          maxWaitMs: options.max_batch_wait_ms,
-          maxBatchCost: options.max_batch_tokens,
-          maxBatchItems: options.max_batch_items,
-          maxQueuedItems: options.max_queued_items,
-          // One batch per worker at a time: more would only queue inside the pool.
-          maxInFlight: encoder.workers,
+        const batcher = encoderBatcher<QueuedInput, EncoderOutcome>(options, {
+          workers: encoder.workers,
           cost: (item) => estimatedTokens(item.input),
-          run: (items) => {
-            this.batchItems.observe({ model: spec.id }, items.length);
-            return encoder.embed(
+          run: (items) =>
+            encoder.embed(
               items.map((item) => item.input),
               items.map((item) => item.request),
-            );
-          },
+            ),
+          observe: (items) => this.batchItems.observe({ model: spec.id }, items),
         });
         this.logger.log(
           `loaded ${spec.id} (${encoder.dimensions} dims, max ${encoder.maxTokens} tokens, ` +

@@ -8,6 +8,7 @@ import { ChatModule } from './chat/chat.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { GatewayCoreModule } from './gateway-core.module';
 import { ModelsModule } from './models/models.module';
+import { ModerationModule } from './moderation/moderation.module';
 import { GatewayReadiness } from './upstream/gateway.readiness';
 import { RequestScopeInterceptor } from './upstream/request-scope.interceptor';
 
@@ -23,6 +24,7 @@ export class GatewayModule {
         ModelsModule,
         EmbeddingsModule,
         ChatModule,
+        ModerationModule,
       ],
       controllers: probes.controllers,
       // Each handler runs in its request's context: span, request id, disconnect signal.

@@ -35,7 +35,7 @@ export const CAPABILITY_SERVICES = {
     service: 'Moderation',
     protoFile: 'tessera/v1/moderation.proto',
     route: '/v1/moderations',
-    project: null,
+    project: 'moderation',
   },
   speech: {
     service: 'Speech',

@@ -1,6 +1,7 @@
 // Checks token-id sequences against the model and turns a batch of them into the int64 tensors
 // an encoder graph takes. Rows are right-padded, which is what makes `lengths` a faithful
 // attention mask for pooling.
+import { Tensor } from 'onnxruntime-node';
 import type { EncoderRejection } from './encoder.protocol';
 
 export interface EncoderFeeds {
@@ -43,4 +44,24 @@ export function padSequences(
     }
   });
   return { batch, sequence, lengths, inputIds, attentionMask };
+}
+
+/**
+ * The graph's feeds for a padded batch: `input_ids`, and `attention_mask` / `token_type_ids`
+ * where the graph takes them (single-segment inputs: every type id 0). Every head (pooled
+ * embeddings, classification logits) feeds an encoder the same way.
+ */
+export function encoderFeeds(
+  inputNames: readonly string[],
+  padded: EncoderFeeds,
+): Record<string, Tensor> {
+  const dims = [padded.batch, padded.sequence];
+  const feeds: Record<string, Tensor> = { input_ids: new Tensor('int64', padded.inputIds, dims) };
+  if (inputNames.includes('attention_mask')) {
+    feeds.attention_mask = new Tensor('int64', padded.attentionMask, dims);
+  }
+  if (inputNames.includes('token_type_ids')) {
+    feeds.token_type_ids = new Tensor('int64', new BigInt64Array(padded.inputIds.length), dims);
+  }
+  return feeds;
 }

@@ -4,10 +4,10 @@
 // running batch. Running it in the worker also keeps the `[batch, seq, hidden]` activations
 // (megabytes for real models) off the main thread, which only receives `[batch, hidden]`.
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { Tensor, type InferenceSession } from 'onnxruntime-node';
-import { padSequences, rejectionOf } from './encoder.feeds';
+import type { InferenceSession } from 'onnxruntime-node';
+import { encoderFeeds, padSequences, rejectionOf } from './encoder.feeds';
 import type { EmbedJob, EmbedJobResult, EncoderRejection } from './encoder.protocol';
-import { groupByLength } from './length.groups';
+import { runInLengthGroups, type RowMatrix } from './length.groups';
 import { l2Normalize, poolHiddenStates } from './pooling';
 import { encodeBounded } from './tokenizer.bounds';
 
@@ -18,27 +18,11 @@ export async function runEmbedJob(
 ): Promise<EmbedJobResult> {
   const { sequences, rejections } = checkInputs(job, tokenizer);
   const runnable = sequences.flatMap((_, row) => (rejections[row] ? [] : [row]));
-
-  let embeddings = new Float32Array(0);
-  let dimensions = 0;
-  for (const group of groupByLength(runnable.map((row) => sequences[row].length))) {
-    const rows = group.map((i) => runnable[i]);
-    const part = await runPaddedBatch(
-      session,
-      job,
-      rows.map((row) => sequences[row]),
-    );
-    if (dimensions === 0) {
-      dimensions = part.dimensions;
-      embeddings = new Float32Array(sequences.length * dimensions);
-    }
-    rows.forEach((row, i) =>
-      embeddings.set(
-        part.embeddings.subarray(i * dimensions, (i + 1) * dimensions),
-        row * dimensions,
-      ),
-    );
-  }
+  const { values: embeddings, width: dimensions } = await runInLengthGroups(
+    sequences,
+    runnable,
+    (group) => runPaddedBatch(session, job, group),
+  );
   return { embeddings, dimensions, tokens: sequences.map((ids) => ids.length), rejections };
 }
 
@@ -94,17 +78,9 @@ async function runPaddedBatch(
   session: InferenceSession,
   job: EmbedJob,
   sequences: readonly (readonly number[])[],
-): Promise<{ embeddings: Float32Array; dimensions: number }> {
+): Promise<RowMatrix> {
   const padded = padSequences(sequences, job.padTokenId);
-  const dims = [padded.batch, padded.sequence];
-  const feeds: Record<string, Tensor> = { input_ids: new Tensor('int64', padded.inputIds, dims) };
-  if (session.inputNames.includes('attention_mask')) {
-    feeds.attention_mask = new Tensor('int64', padded.attentionMask, dims);
-  }
-  if (session.inputNames.includes('token_type_ids')) {
-    feeds.token_type_ids = new Tensor('int64', new BigInt64Array(padded.inputIds.length), dims);
-  }
-
+  const feeds = encoderFeeds(session.inputNames, padded);
   const output = (await session.run(feeds, [job.outputName]))[job.outputName];
   if (output.type !== 'float32') {
     throw new TypeError(`output ${job.outputName} is ${output.type}; only float32 is supported`);
@@ -130,5 +106,5 @@ async function runPaddedBatch(
   for (let row = 0; row < padded.batch; row++) {
     l2Normalize(embeddings.subarray(row * dimensions, (row + 1) * dimensions));
   }
-  return { embeddings, dimensions };
+  return { values: embeddings, width: dimensions };
 }

@@ -1,8 +1,9 @@
 // A sentence-embedding encoder (BERT-style ONNX export + tokenizer) served by worker threads:
 // tokenization and forward passes never run on the caller's event loop.
 import { resolve } from 'node:path';
-import { OrtWorkerPool, engineModule, type RuntimeOptions } from '@tessera/runtime';
+import { engineModule, type OrtWorkerPool, type RuntimeOptions } from '@tessera/runtime';
 import { readEncoderConfig } from './encoder.config';
+import { withEncoderPool } from './encoder.pool';
 import type {
   EmbedJob,
   EncoderEngineTypes,
@@ -48,9 +49,6 @@ export interface EarlyRejection {
   readonly rejection: EncoderRejection;
 }
 
-/** Graph inputs this class knows how to fill. */
-const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
-
 /** Preferred output, in order: token states to pool, then already-pooled sentence vectors. */
 const OUTPUT_PREFERENCE = ['last_hidden_state', 'sentence_embedding', 'token_embeddings'];
 
@@ -74,40 +72,31 @@ export class EncoderModel {
   static async load(options: EncoderModelOptions): Promise<EncoderModel> {
     const modelDir = resolve(options.modelDir);
     const config = await readEncoderConfig(modelDir, options.onnxFile ?? 'onnx/model.onnx');
-    const pool = new OrtWorkerPool({
-      engine: ENCODER_ENGINE,
-      modelDir,
-      engineOptions: { onnxFile: config.onnxPath },
-      runtime: options.runtime,
-      onWarning: options.onWarning,
-    });
-    await pool.start();
-    try {
-      const { inputNames, outputNames } = pool.info;
-      const unknown = inputNames.filter((name) => !KNOWN_INPUTS.has(name));
-      if (!inputNames.includes('input_ids') || unknown.length > 0) {
-        throw new Error(
-          `${config.onnxPath} is not an encoder export: inputs [${inputNames.join(', ')}], ` +
-            `expected input_ids and optionally attention_mask, token_type_ids`,
+    return withEncoderPool(
+      {
+        engine: ENCODER_ENGINE,
+        modelDir,
+        onnxPath: config.onnxPath,
+        runtime: options.runtime,
+        onWarning: options.onWarning,
+      },
+      (pool) => {
+        const { outputNames } = pool.info;
+        const outputName =
+          OUTPUT_PREFERENCE.find((name) => outputNames.includes(name)) ?? outputNames[0];
+        return new EncoderModel(
+          pool,
+          config.dimensions,
+          config.vocabSize,
+          config.maxTokens,
+          options.maxRequestTokens ?? DEFAULT_MAX_REQUEST_TOKENS,
+          config.pooling,
+          // Without a pad token any id will do: padded positions are masked out.
+          pool.info.padTokenId ?? 0,
+          outputName,
         );
-      }
-      const outputName =
-        OUTPUT_PREFERENCE.find((name) => outputNames.includes(name)) ?? outputNames[0];
-      return new EncoderModel(
-        pool,
-        config.dimensions,
-        config.vocabSize,
-        config.maxTokens,
-        options.maxRequestTokens ?? DEFAULT_MAX_REQUEST_TOKENS,
-        config.pooling,
-        // Without a pad token any id will do: padded positions are masked out.
-        pool.info.padTokenId ?? 0,
-        outputName,
-      );
-    } catch (error) {
-      await pool.close();
-      throw error;
-    }
+      },
+    );
   }
 
   get workers(): number {

@@ -1,5 +1,6 @@
 // @tessera/encoder — sentence encoders (BERT-style ONNX exports with their tokenizer) as an
-// engine of @tessera/runtime's worker pool: embeddings today, classification heads later.
+// engine of @tessera/runtime's worker pool, with two heads on the same runtime (feeds, length-grouped
+// batches, tokenizer): pooled sentence embeddings and sequence-classification logits.
 export {
   DEFAULT_MAX_REQUEST_TOKENS,
   EncoderModel,
@@ -10,3 +11,19 @@ export {
 export type { EncoderInput, EncoderRejection } from './encoder.protocol';
 export { readJson, readOptionalJson } from './json-file.reader';
 export { truncateAndNormalize, type Pooling } from './pooling';
+export { activationOf, type ClassifierHead } from './classifier.config';
+export {
+  ClassifierModel,
+  type ClassifierModelOptions,
+  type ClassifierOutcome,
+} from './classifier.model';
+export type { ClassifierRejection } from './classifier.protocol';
+export { activate, scoresOverWindows, type Activation } from './classifier.scores';
+export { tokenWindows, type TokenWindowing } from './token.windows';
+export {
+  EncoderBatchingOptionsSchema,
+  batchItemsHistogram,
+  encoderBatcher,
+  estimatedTokens,
+  type EncoderBatchingOptions,
+} from './encoder-batching.options';

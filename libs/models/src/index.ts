@@ -7,6 +7,7 @@ export { modelsFor } from './models-file.query';
 export { ModelRegistry } from './model-registry';
 export { modelCreatedAt } from './model-created.resolver';
 export { onnxFileFor } from './onnx-file.naming';
+export { companionSpecs } from './model-companions';
 export { ModelStore, type ModelAvailability } from './model-store';
 export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
 export {

@@ -118,13 +118,17 @@ export class CapabilityServiceHost
   }
 
   private listModels(): ModelInfo[] {
-    return this.service.models().map(({ spec, created, contextLength, extraCapabilities }) => ({
-      id: spec.id,
-      aliases: spec.aliases,
-      capabilities: [this.capability, ...(extraCapabilities ?? [])],
-      created,
-      owned_by: spec.owned_by,
-      context_length: contextLength ?? 0,
-    }));
+    return this.service.models().map((model) => {
+      const { spec, created, contextLength, extraCapabilities, uncoveredCategories } = model;
+      return {
+        id: spec.id,
+        aliases: spec.aliases,
+        capabilities: [this.capability, ...(extraCapabilities ?? [])],
+        created,
+        owned_by: spec.owned_by,
+        context_length: contextLength ?? 0,
+        uncovered_categories: [...(uncoveredCategories ?? [])],
+      };
+    });
   }
 }

@@ -60,7 +60,7 @@ class TestModeration implements CapabilityService {
   }
 
   models(): readonly ServedModel[] {
-    return [{ spec: SPEC!, created: 1_700_000_000 }];
+    return [{ spec: SPEC!, created: 1_700_000_000, uncoveredCategories: ['illicit'] }];
   }
 
   readiness(): Record<string, boolean> {
@@ -207,6 +207,7 @@ describe('the shared capability service host', () => {
         owned_by: 'tessera',
         // Only chat models state one.
         context_length: 0,
+        uncovered_categories: ['illicit'],
       },
     ]);
     const metrics = await (await fetch(`${started.httpUrl}/metrics`)).text();

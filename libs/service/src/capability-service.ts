@@ -13,6 +13,8 @@ export interface ServedModel {
   readonly contextLength?: number;
   /** What the model does beyond the service's capability (a chat model that takes images: 'vision'). */
   readonly extraCapabilities?: readonly string[];
+  /** Moderation models: the OpenAI categories none of the model's classifiers scores. */
+  readonly uncoveredCategories?: readonly string[];
 }
 
 export interface CapabilityService {

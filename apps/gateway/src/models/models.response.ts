@@ -1,5 +1,6 @@
 // A service's ModelInfo as the OpenAI model object, plus the Tessera `capabilities` it serves
-// and the `aliases` it answers to; a chat model also states its `context_length`.
+// and the `aliases` it answers to; a chat model also states its `context_length`, a moderation
+// model the OpenAI categories it does not cover (`uncovered_categories`: scored 0, never flagged).
 import type { ModelInfo } from '@tessera/contracts';
 
 export interface OpenAIModel {
@@ -11,6 +12,8 @@ export interface OpenAIModel {
   aliases: string[];
   /** Chat models only: positions the model attends to (prompt + output). */
   context_length?: number;
+  /** Moderation models only: the categories none of its classifiers scores. */
+  uncovered_categories?: string[];
 }
 
 /** `id` is the name the client used (an alias stays the alias), as OpenAI echoes it. */
@@ -23,5 +26,8 @@ export function toOpenAIModel(model: ModelInfo, id = model.id ?? ''): OpenAIMode
     capabilities: model.capabilities ?? [],
     aliases: model.aliases ?? [],
     ...(model.context_length ? { context_length: model.context_length } : {}),
+    ...(model.capabilities?.includes('moderation')
+      ? { uncovered_categories: model.uncovered_categories ?? [] }
+      : {}),
   };
 }

@@ -9,6 +9,7 @@ export interface ModelInfo {
   'created'?: (number | string | Long);
   'owned_by'?: (string);
   'context_length'?: (number);
+  'uncovered_categories'?: (string)[];
 }
 
 export interface ModelInfo__Output {
@@ -18,4 +19,5 @@ export interface ModelInfo__Output {
   'created': (number);
   'owned_by': (string);
   'context_length': (number);
+  'uncovered_categories': (string)[];
 }

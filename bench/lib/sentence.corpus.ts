@@ -57,3 +57,10 @@ export function buildSentenceCorpus(options: SentenceCorpusOptions): BenchSenten
   }
   return sentences;
 }
+
+/** `count` sentences spread evenly from the shortest to the longest (for correctness gates). */
+export function spreadByLength(corpus: readonly BenchSentence[], count: number): BenchSentence[] {
+  const byLength = [...corpus].sort((a, b) => a.tokens - b.tokens);
+  const step = (byLength.length - 1) / (count - 1);
+  return Array.from({ length: count }, (_, i) => byLength[Math.round(i * step)]);
+}

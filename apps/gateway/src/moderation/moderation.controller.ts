@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { CAPABILITY_SERVICES } from '@tessera/contracts';
+import { GEN_AI } from '@tessera/observability';
+import type { FastifyRequest } from 'fastify';
+import { MODEL_ROUTER } from '../gateway.tokens';
+import type { ModelRouter } from '../routing/model-router';
+import { UpstreamClients } from '../upstream/upstream-clients';
+import { parseModerationRequest, textInputs } from './moderation.request';
+import { toOpenAIModeration, type OpenAIModerationResponse } from './moderation.response';
+
+@Controller(CAPABILITY_SERVICES.moderation.route)
+export class ModerationController {
+  constructor(
+    private readonly upstreams: UpstreamClients,
+    @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  async create(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<OpenAIModerationResponse> {
+    const moderation = parseModerationRequest(body);
+    const model = this.router.route(moderation.model, 'moderation');
+    const texts = textInputs(moderation, moderation.model);
+    request.tesseraModel = model.id;
+    request.tesseraSpan?.setAttributes({ [GEN_AI.requestModel]: moderation.model });
+    const response = await this.upstreams.unary('moderation', 'Classify', {
+      model: model.id,
+      items: texts.map((parts) => ({ parts: parts.map((text) => ({ text })) })),
+    });
+    return toOpenAIModeration(response, moderation.model, texts.length);
+  }
+}
