@@ -19,7 +19,7 @@ import {
   ImageDecodeError,
   ImagePlaceholderError,
   LogitBiasTokenError,
-  outputConstraintOf,
+  toolsActive,
   type ChatGeneration,
   type DecoderModel,
   type GenerationEvent,
@@ -166,10 +166,9 @@ function refusalOf(error: unknown, generation?: ChatGeneration): unknown {
   }
   if (GrammarCompileError.is(error) && generation) {
     // Raised in the worker (it compiles the schema against the vocabulary): matched by name;
-    // the field is the one the generation's constraint came from.
-    const tools = outputConstraintOf(generation)?.type === 'structural_tag';
+    // the constraint is the tools' when they are in play, else the response_format's.
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
-      param: tools ? 'tools' : 'response_format',
+      param: toolsActive(generation) ? 'tools' : 'response_format',
       code: null,
     });
   }

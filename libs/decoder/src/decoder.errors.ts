@@ -46,7 +46,7 @@ export class LogitBiasTokenError extends Error {
  * grammar: an unsupported type, an unresolvable $ref, an invalid pattern. Thrown in the worker;
  * it comes back to the main thread as an Error with this name (worker errors keep only name and
  * message), so callers test it with `GrammarCompileError.is` and know from the request which
- * field it was about (outputConstraintOf).
+ * field it was about (toolsActive).
  */
 export class GrammarCompileError extends Error {
   static readonly errorName = 'GrammarCompileError';

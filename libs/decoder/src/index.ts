@@ -15,5 +15,6 @@ export { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-m
 export { DecoderModel, type DecoderModelLoadOptions, type GenerationStream } from './decoder.model';
 export { DecoderSession } from './decoder.session';
 export { outputConstraintOf } from './grammar/output-constraint';
+export { toolsActive } from './grammar/tool-calls.constraint';
 export { KvBatch, type KvArray, type KvRowSource, type KvShape } from './kv.batch';
 export * from './sampling';
