@@ -4,6 +4,7 @@ import { GEN_AI } from '@tessera/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
+import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';
 import { ImageInputs } from '../images/image-inputs.service';
 import { UpstreamClients } from '../upstream/upstream-clients';
@@ -29,9 +30,7 @@ export class ChatController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const chat = parseChatCompletionRequest(body);
-    const model = this.router.route(chat.model, 'chat');
-    request.tesseraModel = model.id;
-    request.tesseraSpan?.setAttribute(GEN_AI.requestModel, chat.model);
+    const model = routeRequestModel(this.router, request, chat.model, 'chat');
     await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);
     const frames = this.upstreams.serverStream('chat', 'Generate', {

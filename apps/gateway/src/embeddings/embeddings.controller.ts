@@ -4,6 +4,7 @@ import { GEN_AI } from '@tessera/observability';
 import type { FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
+import { routeRequestModel } from '../routing/request-model.route';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { parseEmbeddingsRequest } from './embeddings.request';
 import { toOpenAIEmbeddings, type OpenAIEmbeddingsResponse } from './embeddings.response';
@@ -22,12 +23,8 @@ export class EmbeddingsController {
     @Req() request: FastifyRequest,
   ): Promise<OpenAIEmbeddingsResponse> {
     const embeddings = parseEmbeddingsRequest(body);
-    const model = this.router.route(embeddings.model, 'embeddings');
-    request.tesseraModel = model.id;
-    request.tesseraSpan?.setAttributes({
-      [GEN_AI.requestModel]: embeddings.model,
-      [GEN_AI.requestEncodingFormats]: [embeddings.encodingFormat],
-    });
+    const model = routeRequestModel(this.router, request, embeddings.model, 'embeddings');
+    request.tesseraSpan?.setAttribute(GEN_AI.requestEncodingFormats, [embeddings.encodingFormat]);
     const response = await this.upstreams.unary('embeddings', 'Embed', {
       model: model.id,
       inputs: embeddings.inputs,

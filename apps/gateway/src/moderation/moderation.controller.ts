@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CAPABILITY_SERVICES } from '@tessera/contracts';
-import { GEN_AI } from '@tessera/observability';
 import type { FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
+import { routeRequestModel } from '../routing/request-model.route';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { parseModerationRequest, textInputs } from './moderation.request';
 import { toOpenAIModeration, type OpenAIModerationResponse } from './moderation.response';
@@ -22,10 +22,8 @@ export class ModerationController {
     @Req() request: FastifyRequest,
   ): Promise<OpenAIModerationResponse> {
     const moderation = parseModerationRequest(body);
-    const model = this.router.route(moderation.model, 'moderation');
+    const model = routeRequestModel(this.router, request, moderation.model, 'moderation');
     const texts = textInputs(moderation, moderation.model);
-    request.tesseraModel = model.id;
-    request.tesseraSpan?.setAttributes({ [GEN_AI.requestModel]: moderation.model });
     const response = await this.upstreams.unary('moderation', 'Classify', {
       model: model.id,
       items: texts.map((parts) => ({ parts: parts.map((text) => ({ text })) })),
