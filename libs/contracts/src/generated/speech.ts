@@ -7,6 +7,7 @@ import type { ListModelsRequest as _tessera_v1_ListModelsRequest, ListModelsRequ
 import type { ListModelsResponse as _tessera_v1_ListModelsResponse, ListModelsResponse__Output as _tessera_v1_ListModelsResponse__Output } from './tessera/v1/ListModelsResponse';
 import type { ModelInfo as _tessera_v1_ModelInfo, ModelInfo__Output as _tessera_v1_ModelInfo__Output } from './tessera/v1/ModelInfo';
 import type { SpeechClient as _tessera_v1_SpeechClient, SpeechDefinition as _tessera_v1_SpeechDefinition } from './tessera/v1/Speech';
+import type { SpeechUsage as _tessera_v1_SpeechUsage, SpeechUsage__Output as _tessera_v1_SpeechUsage__Output } from './tessera/v1/SpeechUsage';
 import type { SynthesizeRequest as _tessera_v1_SynthesizeRequest, SynthesizeRequest__Output as _tessera_v1_SynthesizeRequest__Output } from './tessera/v1/SynthesizeRequest';
 import type { Usage as _tessera_v1_Usage, Usage__Output as _tessera_v1_Usage__Output } from './tessera/v1/Usage';
 
@@ -23,6 +24,7 @@ export interface ProtoGrpcType {
       ListModelsResponse: MessageTypeDefinition<_tessera_v1_ListModelsResponse, _tessera_v1_ListModelsResponse__Output>
       ModelInfo: MessageTypeDefinition<_tessera_v1_ModelInfo, _tessera_v1_ModelInfo__Output>
       Speech: SubtypeConstructor<typeof grpc.Client, _tessera_v1_SpeechClient> & { service: _tessera_v1_SpeechDefinition }
+      SpeechUsage: MessageTypeDefinition<_tessera_v1_SpeechUsage, _tessera_v1_SpeechUsage__Output>
       SynthesizeRequest: MessageTypeDefinition<_tessera_v1_SynthesizeRequest, _tessera_v1_SynthesizeRequest__Output>
       Usage: MessageTypeDefinition<_tessera_v1_Usage, _tessera_v1_Usage__Output>
     }

@@ -10,6 +10,7 @@ export interface ModelInfo {
   'owned_by'?: (string);
   'context_length'?: (number);
   'uncovered_categories'?: (string)[];
+  'voices'?: (string)[];
 }
 
 export interface ModelInfo__Output {
@@ -20,4 +21,5 @@ export interface ModelInfo__Output {
   'owned_by': (string);
   'context_length': (number);
   'uncovered_categories': (string)[];
+  'voices': (string)[];
 }

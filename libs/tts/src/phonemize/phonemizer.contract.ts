@@ -1,0 +1,13 @@
+// What the speech engine needs from a phonemiser: Piper's own contract. Text in, the phonemes of
+// each sentence out, exactly as piper-tts's EspeakPhonemizer.phonemize returns them: each
+// sentence a list of phonemes (Unicode code points after NFD, so stress marks and diacritics are
+// phonemes of their own), clause punctuation kept (". , ? ! : ;"), a space after ", : ;".
+
+export interface Phonemizer {
+  /**
+   * @param text  the text to speak (already normalised); any length the caller allows.
+   * @param voice the espeak-ng voice of the Piper voice file (`espeak.voice`, e.g. "en-us").
+   * @returns one array per sentence; never an empty sentence.
+   */
+  phonemize(text: string, voice: string): string[][];
+}
