@@ -1,20 +1,21 @@
-// What the Synthesize handler needs of an audio encoder: PCM in at the voice's rate, the
-// response format's bytes out as they are produced (resampled to 24 kHz mono), killed when the
-// signal aborts. Implemented over @tessera/audio's streaming ffmpeg encoder (speech-audio.encoder.ts);
-// a token so the handler's unit spec can count what reaches it without a child process.
-import type { AudioFormat } from '@tessera/audio';
+// How the Synthesize handler encodes: @tessera/audio's streaming ffmpeg encoder (PCM at the
+// voice's rate in, the format's bytes at 24 kHz out as they are produced, killed on the signal).
+// A token, so the handler's unit spec can see what reaches the encoder without a child process.
+import { encodeAudioStream, type AudioFormat } from '@tessera/audio';
 
-export interface SpeechEncoding {
-  /** One run's int16 samples; resolves when the encoder can take more (backpressure). */
-  write(pcm: Int16Array): Promise<void>;
-  /** No more samples: the encoder flushes and `output` ends. */
-  end(): Promise<void>;
-  /** The encoded bytes, in order; throws if the encoder fails or is killed. */
-  readonly output: AsyncIterable<Uint8Array>;
+export interface SpeechEncodeOptions {
+  readonly format: AudioFormat;
+  /** The voice's rate. */
+  readonly inputSampleRate: number;
+  readonly signal: AbortSignal;
 }
 
-export interface SpeechEncoderFactory {
-  open(format: AudioFormat, inputSampleRate: number, signal: AbortSignal): SpeechEncoding;
-}
+export type SpeechEncode = (
+  pcm: AsyncIterable<Int16Array>,
+  options: SpeechEncodeOptions,
+) => AsyncIterable<Uint8Array>;
 
-export const SPEECH_ENCODER = Symbol('SPEECH_ENCODER');
+export const SPEECH_ENCODE = Symbol('SPEECH_ENCODE');
+
+export const ffmpegSpeechEncode: SpeechEncode = (pcm, options) =>
+  encodeAudioStream(pcm, { ...options });

@@ -1,8 +1,9 @@
 // The Synthesize call: the request checked against the model (synthesize.request.ts), the text
 // normalised and phonemised into voice runs, each run synthesised in the voice's worker pool and
-// fed to the format's encoder as soon as it is done, and the encoder's bytes streamed back as
-// they come (content type and rate on the first message, usage on the last). The caller going
-// away aborts `ctx.signal`: no further run starts and the encoder is killed.
+// fed to the format's encoder as soon as it is done (the next run is synthesised meanwhile), and
+// the encoder's bytes streamed back as they come: content type and rate on the first message,
+// usage on the last. The caller going away aborts `ctx.signal`: no further run starts and the
+// encoder is killed.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AUDIO_CONTENT_TYPES, SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
 import {
@@ -13,7 +14,7 @@ import {
 } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import { runAudio, textRuns } from '@tessera/tts';
-import { SPEECH_ENCODER, type SpeechEncoderFactory } from './speech.encoder';
+import { SPEECH_ENCODE, type SpeechEncode } from './speech.encoder';
 import { SPEECH_FRONT_END, type SpeechFrontEnd } from './speech.front-end';
 import { SpeechModels } from './speech-models';
 import { checkSynthesis } from './synthesize.request';
@@ -25,7 +26,7 @@ export class SynthesizeHandler {
   constructor(
     private readonly models: SpeechModels,
     @Inject(SPEECH_FRONT_END) private readonly frontEnd: SpeechFrontEnd,
-    @Inject(SPEECH_ENCODER) private readonly encoders: SpeechEncoderFactory,
+    @Inject(SPEECH_ENCODE) private readonly encode: SpeechEncode,
   ) {}
 
   async *synthesize(
@@ -43,47 +44,47 @@ export class SynthesizeHandler {
       ...this.frontEnd,
       maxPhonemesPerRun: model.maxPhonemesPerRun,
     });
+    ctx.signal.throwIfAborted();
     if (missing.length > 0) {
       this.logger.warn(`${model.spec.id}: phonemes the voice lacks, skipped: ${missing.join(' ')}`);
     }
 
-    // Ends synthesis and the encoder when the caller goes, when synthesis fails, or when this
-    // generator is left early.
-    const stop = new AbortController();
-    const signal = AbortSignal.any([ctx.signal, stop.signal]);
-    const encoding = this.encoders.open(format, voice.sampleRate, signal);
     let ids = 0;
     let samples = 0;
-    const feeding = (async () => {
-      for await (const run of runAudio(voice, runs, { speakerId, speed }, signal)) {
-        this.models.countRun(model);
+    const models = this.models;
+    const pcm = (async function* () {
+      for await (const run of runAudio(voice, runs, { speakerId, speed }, ctx.signal)) {
+        models.countRun(model);
         ids += run.ids;
         samples += run.pcm.length;
-        await encoding.write(run.pcm);
+        yield run.pcm;
       }
-      await encoding.end();
     })();
-    feeding.catch((error: unknown) => stop.abort(error));
-
-    const head = { content_type: AUDIO_CONTENT_TYPES[format], sample_rate: SPEECH_OUTPUT_SAMPLE_RATE };
+    const head = {
+      content_type: AUDIO_CONTENT_TYPES[format],
+      sample_rate: SPEECH_OUTPUT_SAMPLE_RATE,
+    };
     let first = true;
-    try {
-      for await (const data of encoding.output) {
-        if (data.length === 0) continue;
-        yield first ? { data, ...head } : { data };
-        first = false;
-      }
-      await feeding;
-    } catch (error) {
-      // The encoder failing because synthesis did (or the caller left) reports that instead.
-      await feeding;
-      throw error;
-    } finally {
-      stop.abort();
+    const encoded = this.encode(pcm, {
+      format,
+      inputSampleRate: voice.sampleRate,
+      signal: ctx.signal,
+    });
+    for await (const data of encoded) {
+      if (data.length === 0) continue;
+      const bytes = Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      yield first ? { data: bytes, ...head } : { data: bytes };
+      first = false;
     }
-    const usage = { input_tokens: ids, output_tokens: Math.floor(samples / voice.config.hop_length) };
+    const usage = {
+      input_tokens: ids,
+      output_tokens: Math.floor(samples / voice.config.hop_length),
+    };
     ctx.span.setAttribute(GEN_AI.inputTokens, usage.input_tokens);
     ctx.span.setAttribute(GEN_AI.outputTokens, usage.output_tokens);
+    // The usage is known only once the encoder has flushed: a message of its own.
     yield { data: Buffer.alloc(0), ...(first ? head : {}), usage };
   }
 }
