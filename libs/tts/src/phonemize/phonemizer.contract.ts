@@ -5,9 +5,12 @@
 
 export interface Phonemizer {
   /**
+   * Asynchronous because espeak-ng runs off the event loop (a worker thread): a 4096-character
+   * input takes longer than the event loop may be held.
+   *
    * @param text  the text to speak (already normalised); any length the caller allows.
    * @param voice the espeak-ng voice of the Piper voice file (`espeak.voice`, e.g. "en-us").
    * @returns one array per sentence; never an empty sentence.
    */
-  phonemize(text: string, voice: string): string[][];
+  phonemize(text: string, voice: string): Promise<string[][]>;
 }
