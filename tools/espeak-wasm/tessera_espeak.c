@@ -60,3 +60,13 @@ __attribute__((export_name("tessera_next_clause"))) const char *tessera_next_cla
 }
 
 __attribute__((export_name("tessera_terminator"))) int tessera_terminator(void) { return last_terminator; }
+
+#ifdef __wasi__
+#include <stdio.h>
+// WASI's libc has no temporary files. espeak-ng only asks for one to load a sound icon (a WAV
+// file played for a character), which phoneme output never does: refuse, as a full disk would.
+char *tmpnam(char *buffer) {
+  (void)buffer;
+  return NULL;
+}
+#endif

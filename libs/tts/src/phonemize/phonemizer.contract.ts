@@ -2,6 +2,7 @@
 // each sentence out, exactly as piper-tts's EspeakPhonemizer.phonemize returns them: each
 // sentence a list of phonemes (Unicode code points after NFD, so stress marks and diacritics are
 // phonemes of their own), clause punctuation kept (". , ? ! : ;"), a space after ", : ;".
+import type { WorkBounds } from '@tessera/runtime';
 
 export interface Phonemizer {
   /**
@@ -10,7 +11,8 @@ export interface Phonemizer {
    *
    * @param text  the text to speak (already normalised); any length the caller allows.
    * @param voice the espeak-ng voice of the Piper voice file (`espeak.voice`, e.g. "en-us").
+   * @param bounds cancellation and deadline of the request it serves.
    * @returns one array per sentence; never an empty sentence.
    */
-  phonemize(text: string, voice: string): Promise<string[][]>;
+  phonemize(text: string, voice: string, bounds?: WorkBounds): Promise<string[][]>;
 }
