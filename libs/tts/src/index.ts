@@ -2,6 +2,8 @@
 // espeak-ng phonemiser (WebAssembly), Piper voices (VITS exported to ONNX) run on
 // @tessera/runtime's worker pool, streamed sentence by sentence.
 export type { Phonemizer } from './phonemize/phonemizer.contract';
+export { EspeakPhonemizer, defaultEspeakDirectory } from './phonemize/espeak.phonemizer';
+export { EspeakVoiceError } from './phonemize/espeak.module';
 export { PiperVoice, type PiperVoiceOptions, type RunVoicing } from './piper-voice';
 export {
   PiperVoiceConfigSchema,
