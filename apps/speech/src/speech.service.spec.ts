@@ -86,6 +86,7 @@ describe('the speech service on the tiny fixture voices', () => {
 
   it.each([
     [
+      'an unknown voice',
       { voice: 'verse' },
       'voice',
       'Its voices: alloy, ash, coral, echo, fable, nova, onyx, shimmer, tiny',
