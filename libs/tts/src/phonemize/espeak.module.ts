@@ -12,8 +12,16 @@ export interface EspeakClause {
   readonly terminator: number;
 }
 
+// The repository's TypeScript libs (ES2023, no DOM) do not declare the WebAssembly global; these
+// are the two calls used here, as Node provides them.
+interface WebAssemblyApi {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: object): Promise<{ readonly exports: object }>;
+}
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
+
 interface EspeakExports {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: { readonly buffer: ArrayBuffer };
   tessera_alloc(size: number): number;
   tessera_free(pointer: number): void;
   tessera_initialize(dataPath: number): number;
@@ -36,8 +44,8 @@ export class EspeakModule {
   /** `directory` holds `espeak-ng.wasm` and `espeak-ng-data/`. */
   static async load(directory: string): Promise<EspeakModule> {
     const wasi = new WASI({ version: 'preview1', preopens: { [GUEST_ROOT]: directory } });
-    const compiled = await WebAssembly.compile(readFileSync(join(directory, 'espeak-ng.wasm')));
-    const instance = await WebAssembly.instantiate(compiled, wasi.getImportObject());
+    const compiled = await wasm.compile(readFileSync(join(directory, 'espeak-ng.wasm')));
+    const instance = await wasm.instantiate(compiled, wasi.getImportObject());
     // A WASI "reactor": no main(), only exports; initialize() runs the C constructors.
     wasi.initialize(instance);
     const module = new EspeakModule(instance.exports as unknown as EspeakExports);
