@@ -8,3 +8,23 @@ export {
   isAudioFormat,
   type AudioFormat,
 } from './audio-format';
+export {
+  FfmpegAudioEncoder,
+  createAudioEncoder,
+  encodeAudioStream,
+  type AudioEncoderOptions,
+  type PcmChunk,
+} from './audio.encoder';
+export { AudioEncoderAbortedError, FfmpegNotFoundError, FfmpegProcessError } from './ffmpeg.errors';
+export {
+  describeBinary,
+  findFfmpeg,
+  findFfprobe,
+  locateFfmpeg,
+  locateFfprobe,
+  type BinarySource,
+  type FindBinaryOptions,
+  type LocatedBinary,
+} from './ffmpeg.locate';
+export { probeAudio, type AudioProbe } from './ffprobe.probe';
+export { float32ToInt16, int16ToLittleEndianBytes } from './pcm.convert';

@@ -1,3 +1,4 @@
 export * from './env.schema';
+export * from './ffmpeg.config';
 export * from './gateway.config';
 export * from './service.config';
