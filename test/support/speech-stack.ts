@@ -45,3 +45,42 @@ export function useSpeechStack(modelsFile?: string): () => SpeechStack {
     return stack;
   };
 }
+
+/**
+ * The value of a counter of the speech service's /metrics (the sum over the series whose labels
+ * include `labels`); 0 while no series exists.
+ */
+export async function serviceCounter(
+  stack: SpeechStack,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const text = await (await fetch(`${stack.speech.httpUrl}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const series = match[2] ?? '';
+    const wanted = Object.entries(labels).every(([key, value]) =>
+      series.split(',').includes(`${key}="${value}"`),
+    );
+    if (wanted) total += Number(match[3]);
+  }
+  return total;
+}
+
+/** The value an async reading settles at: the first that two readings `pollMs` apart agree on. */
+export async function settledReading(
+  read: () => Promise<number>,
+  { timeoutMs = 30_000, pollMs = 300 } = {},
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const now = await read();
+    if (now === last) return now;
+    if (Date.now() > deadline) throw new Error(`reading did not settle within ${timeoutMs} ms`);
+    last = now;
+  }
+}
