@@ -18,6 +18,16 @@ const file = parseModelsFile(
   - id: plain
     capability: embeddings
     source: hf:org/minilm
+  - id: voices
+    capability: speech
+    source: hf:rhasspy/piper-voices@v1.0.0
+    file: en/a.onnx
+    options:
+      voices:
+        alloy: { speaker: 3 }
+        echo: { file: en/a.onnx, speaker: 4 }
+        onyx: { file: en/b.onnx }
+        fable: { file: en/b.onnx }
 `,
   '/srv/config/models.yaml',
 );
@@ -37,6 +47,12 @@ describe('companion models', () => {
       file: 'onnx/model_quantized.onnx',
       dtype: undefined,
     });
+  });
+
+  it('are the voice files of a speech model other than its own, once each, in its source', () => {
+    expect(companionSpecs(file.models[2], '/srv/config')).toEqual([
+      { ...file.models[2], file: 'en/b.onnx', dtype: undefined },
+    ]);
   });
 
   it('are none for an entry without classifiers', () => {

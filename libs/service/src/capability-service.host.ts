@@ -119,7 +119,8 @@ export class CapabilityServiceHost
 
   private listModels(): ModelInfo[] {
     return this.service.models().map((model) => {
-      const { spec, created, contextLength, extraCapabilities, uncoveredCategories } = model;
+      const { spec, created, contextLength, extraCapabilities, uncoveredCategories, voices } =
+        model;
       return {
         id: spec.id,
         aliases: spec.aliases,
@@ -128,6 +129,7 @@ export class CapabilityServiceHost
         owned_by: spec.owned_by,
         context_length: contextLength ?? 0,
         uncovered_categories: [...(uncoveredCategories ?? [])],
+        voices: [...(voices ?? [])],
       };
     });
   }

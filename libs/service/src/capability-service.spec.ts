@@ -208,6 +208,8 @@ describe('the shared capability service host', () => {
         // Only chat models state one.
         context_length: 0,
         uncovered_categories: ['illicit'],
+        // Only speech models have voices.
+        voices: [],
       },
     ]);
     const metrics = await (await fetch(`${started.httpUrl}/metrics`)).text();

@@ -15,6 +15,8 @@ export interface ServedModel {
   readonly extraCapabilities?: readonly string[];
   /** Moderation models: the OpenAI categories none of the model's classifiers scores. */
   readonly uncoveredCategories?: readonly string[];
+  /** Speech models: the voice names the model accepts, sorted. */
+  readonly voices?: readonly string[];
 }
 
 export interface CapabilityService {

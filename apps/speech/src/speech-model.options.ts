@@ -1,0 +1,42 @@
+// The per-model `options` a speech entry of the models file may set: the shared runtime options,
+// the phoneme bound of one voice run, and the voice map — each voice name a client may send
+// (OpenAI's alloy, echo, …, or the model's own) → the Piper voice file and, for a multi-speaker
+// voice, the speaker. Speakers are checked against the voice's config when it loads
+// (voice.map.ts), since only the file knows its speakers.
+import { RuntimeOptionsSchema } from '@tessera/runtime';
+import { z } from 'zod';
+
+/** One name of the voice map. */
+export const VoiceEntrySchema = z.strictObject({
+  /**
+   * The voice graph (`<voice>.onnx`, its config beside it), relative to the model's source;
+   * default: the entry's own `file`.
+   */
+  file: z
+    .string()
+    .regex(/\.onnx$/, { error: 'must name a Piper voice .onnx file' })
+    .optional(),
+  /** A name of the voice's speaker_id_map or a speaker id; only for a multi-speaker voice. */
+  speaker: z.union([z.string().min(1), z.number().int().min(0)]).optional(),
+});
+
+/** Names clients send as `voice`: the OpenAI ones are lower-case words; allow the models' own. */
+const VoiceNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must be a word of letters and digits' });
+
+export const VoiceMapSchema = z
+  .record(VoiceNameSchema, VoiceEntrySchema)
+  .refine((map) => Object.keys(map).length > 0, { error: 'must name at least one voice' });
+
+export const SpeechModelOptionsSchema = RuntimeOptionsSchema.extend({
+  voices: VoiceMapSchema,
+  /**
+   * Most phonemes one voice run takes: a longer sentence is cut at a clause or word break, so
+   * one run's time and memory stay bounded (piper-tts runs any sentence whole).
+   */
+  max_phonemes_per_run: z.number().int().min(16).max(4096).default(400),
+}).strict();
+
+export type SpeechModelOptions = z.infer<typeof SpeechModelOptionsSchema>;
+export type VoiceMap = z.infer<typeof VoiceMapSchema>;

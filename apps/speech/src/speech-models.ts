@@ -1,0 +1,113 @@
+// Loads, warms and looks up the speech models the models file lists for this service. A model is
+// its voice map: each distinct voice file it names is one PiperVoice (its own worker pool), and
+// each name of the map a speaker of one of them. A speaker the file does not have stops the
+// service, naming it.
+import { dirname, join, resolve } from 'node:path';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ServiceConfig } from '@tessera/config';
+import { METRICS_REGISTRY } from '@tessera/observability';
+import { ModelStore, companionSpecs, type ModelSpec } from '@tessera/models';
+import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
+import { PiperVoice } from '@tessera/tts';
+import { Counter, type Registry } from 'prom-client';
+import { SpeechModelOptionsSchema } from './speech-model.options';
+import { resolveVoiceMap, voiceFileOf, voiceNames, type MappedVoice } from './voice.map';
+
+export interface SpeechModel {
+  readonly spec: ModelSpec;
+  /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
+  readonly created: number;
+  /** Name → voice and speaker. */
+  readonly voiceMap: ReadonlyMap<string, MappedVoice>;
+  /** The names, sorted (ListModels' `voices`). */
+  readonly voices: readonly string[];
+  readonly maxPhonemesPerRun: number;
+}
+
+@Injectable()
+export class SpeechModels {
+  private readonly logger = new Logger(SpeechModels.name);
+  private readonly served = new ServedModels<SpeechModel>('speech');
+  private readonly opened: PiperVoice[] = [];
+  private readonly voiceRuns: Counter<'model'>;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.voiceRuns = new Counter({
+      name: 'tessera_speech_voice_runs_total',
+      help: 'Voice model runs (one per sentence, or per part of an over-long one)',
+      labelNames: ['model'],
+      registers: [registry],
+    });
+  }
+
+  /** Counts one voice run of `model` (a cancelled request stops adding to it). */
+  countRun(model: SpeechModel): void {
+    this.voiceRuns.inc({ model: model.spec.id });
+  }
+
+  /** Resolves every voice file locally (never downloads), loads it into workers and warms it. */
+  load(): Promise<void> {
+    const store = new ModelStore();
+    const modelsDir = dirname(resolve(this.config.modelsFile));
+    return this.served.load(
+      this.config.modelsFile,
+      SpeechModelOptionsSchema,
+      async ({ spec, options, modelDir, created }) => {
+        const where = `speech model '${spec.id}'`;
+        // The voice files besides the entry's own are pulled as its companions (model-companions.ts).
+        const directories = new Map<string, string>();
+        if (spec.file !== undefined) directories.set(spec.file, modelDir);
+        for (const companion of companionSpecs(spec, modelsDir)) {
+          if (companion.file !== undefined && !directories.has(companion.file)) {
+            directories.set(companion.file, await store.resolve(companion));
+          }
+        }
+        const voices = new Map<string, PiperVoice>();
+        for (const entry of Object.values(options.voices)) {
+          const file = voiceFileOf(entry, spec.file);
+          if (voices.has(file)) continue;
+          const directory = directories.get(file) ?? modelDir;
+          const voice = await PiperVoice.load({
+            onnxPath: join(directory, file),
+            modelDir: directory,
+            runtime: options,
+            onWarning: (message) => this.logger.warn(message),
+          }).catch((error: Error) => {
+            throw new Error(`${where}: ${error.message}`);
+          });
+          this.opened.push(voice);
+          voices.set(file, voice);
+        }
+        const voiceMap = resolveVoiceMap(options.voices, spec.file, (file) => voices.get(file)!, where);
+        for (const voice of voices.values()) await voice.warmup();
+        const names = voiceNames(voiceMap);
+        this.logger.log(
+          `loaded ${spec.id}: ${voices.size} voice file(s), voices ${names.join(', ')}`,
+        );
+        return {
+          spec,
+          created,
+          voiceMap,
+          voices: names,
+          maxPhonemesPerRun: options.max_phonemes_per_run,
+        };
+      },
+    );
+  }
+
+  /** The loaded model a request names, by id or alias. */
+  find(name: string): SpeechModel | undefined {
+    return this.served.find(name);
+  }
+
+  all(): SpeechModel[] {
+    return this.served.all();
+  }
+
+  async close(): Promise<void> {
+    for (const voice of this.opened) await voice.close();
+  }
+}

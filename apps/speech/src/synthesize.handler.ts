@@ -1,0 +1,90 @@
+// The Synthesize call: the request checked against the model (synthesize.request.ts), the text
+// normalised and phonemised into voice runs, each run synthesised in the voice's worker pool and
+// fed to the format's encoder as soon as it is done (the next run is synthesised meanwhile), and
+// the encoder's bytes streamed back as they come: content type and rate on the first message,
+// usage on the last. The caller going away aborts `ctx.signal`: no further run starts and the
+// encoder is killed.
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AUDIO_CONTENT_TYPES, SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
+import {
+  modelNotServed,
+  type AudioChunk,
+  type GrpcCallContext,
+  type SynthesizeRequest__Output,
+} from '@tessera/contracts';
+import { GEN_AI } from '@tessera/observability';
+import { runAudio, textRuns } from '@tessera/tts';
+import { SPEECH_ENCODE, type SpeechEncode } from './speech.encoder';
+import { SPEECH_FRONT_END, type SpeechFrontEnd } from './speech.front-end';
+import { SpeechModels } from './speech-models';
+import { checkSynthesis } from './synthesize.request';
+
+@Injectable()
+export class SynthesizeHandler {
+  private readonly logger = new Logger(SynthesizeHandler.name);
+
+  constructor(
+    private readonly models: SpeechModels,
+    @Inject(SPEECH_FRONT_END) private readonly frontEnd: SpeechFrontEnd,
+    @Inject(SPEECH_ENCODE) private readonly encode: SpeechEncode,
+  ) {}
+
+  async *synthesize(
+    request: SynthesizeRequest__Output,
+    ctx: GrpcCallContext,
+  ): AsyncIterable<AudioChunk> {
+    const model = this.models.find(request.model);
+    if (!model) throw modelNotServed(request.model, 'speech');
+    ctx.span.setAttribute(GEN_AI.requestModel, request.model);
+    ctx.span.setAttribute(GEN_AI.responseModel, model.spec.id);
+    const { voice: mapped, format, speed } = checkSynthesis(model, request);
+    const { voice, speakerId } = mapped;
+
+    const { runs, missing } = await textRuns(request.input, voice.config, {
+      ...this.frontEnd,
+      maxPhonemesPerRun: model.maxPhonemesPerRun,
+    });
+    ctx.signal.throwIfAborted();
+    if (missing.length > 0) {
+      this.logger.warn(`${model.spec.id}: phonemes the voice lacks, skipped: ${missing.join(' ')}`);
+    }
+
+    let ids = 0;
+    let samples = 0;
+    const models = this.models;
+    const pcm = (async function* () {
+      for await (const run of runAudio(voice, runs, { speakerId, speed }, ctx.signal)) {
+        models.countRun(model);
+        ids += run.ids;
+        samples += run.pcm.length;
+        yield run.pcm;
+      }
+    })();
+    const head = {
+      content_type: AUDIO_CONTENT_TYPES[format],
+      sample_rate: SPEECH_OUTPUT_SAMPLE_RATE,
+    };
+    let first = true;
+    const encoded = this.encode(pcm, {
+      format,
+      inputSampleRate: voice.sampleRate,
+      signal: ctx.signal,
+    });
+    for await (const data of encoded) {
+      if (data.length === 0) continue;
+      const bytes = Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      yield first ? { data: bytes, ...head } : { data: bytes };
+      first = false;
+    }
+    const usage = {
+      input_tokens: ids,
+      output_tokens: Math.floor(samples / voice.config.hop_length),
+    };
+    ctx.span.setAttribute(GEN_AI.inputTokens, usage.input_tokens);
+    ctx.span.setAttribute(GEN_AI.outputTokens, usage.output_tokens);
+    // The usage is known only once the encoder has flushed: a message of its own.
+    yield { data: Buffer.alloc(0), ...(first ? head : {}), usage };
+  }
+}
