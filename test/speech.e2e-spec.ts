@@ -2,13 +2,12 @@
 // espeak-ng phonemes → ONNX Runtime on the tiny random-weight fixture voices → ffmpeg, every
 // file then read back by ffprobe. Random weights speak no words; what is checked is the voice
 // map, the formats, speed, streaming, the events and cancellation. Most tests use a copy of the
-// multi-speaker fixture voice with its noise scales at 0 (quietVoiceModelsFile), so that one
+// multi-speaker fixture voice with its noise scales at 0 (QUIET_MODEL), so that one
 // request always gives the same audio and a difference means the request differed.
 import { probeAudio, SPEECH_OUTPUT_SAMPLE_RATE, type AudioFormat } from '@tessera/audio';
 import { expectSchema } from './support/openai-schemas';
 import {
   QUIET_MODEL,
-  quietVoiceModelsFile,
   serviceCounter,
   settledReading,
   useSpeechStack,
@@ -18,7 +17,7 @@ import { TEST_API_KEY } from './support/test-stack';
 
 const SEED_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;
 const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
-const stack = useSpeechStack(quietVoiceModelsFile());
+const stack = useSpeechStack();
 
 /** 16-bit mono at 24 kHz: two bytes a sample. */
 const pcmSeconds = (pcm: Buffer) => pcm.length / 2 / SPEECH_OUTPUT_SAMPLE_RATE;

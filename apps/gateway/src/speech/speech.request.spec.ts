@@ -53,8 +53,13 @@ describe('parseSpeechRequest', () => {
     expect(parseSpeechRequest({ ...valid, voice: { id: 'nova' } }).voice).toBe('nova');
   });
 
-  it('accepts an input of exactly 4096 characters', () => {
+  it('accepts an input of exactly 4096 characters, counting code points as OpenAI does', () => {
     expect(parseSpeechRequest({ ...valid, input: 'a'.repeat(4096) }).input).toHaveLength(4096);
+    // 4096 characters, 8192 UTF-16 units.
+    const emoji = '\u{1F600}'.repeat(4096);
+    expect(parseSpeechRequest({ ...valid, input: emoji, instructions: emoji }).input).toBe(emoji);
+    expect(refusal({ ...valid, input: emoji + 'a' }).param).toBe('input');
+    expect(refusal({ ...valid, input: 'a'.repeat(10_000) }).param).toBe('input');
   });
 
   it.each([

@@ -12,6 +12,15 @@ export const SPEECH_STREAM_FORMATS = ['audio', 'sse'] as const;
 export type SpeechStreamFormat = (typeof SPEECH_STREAM_FORMATS)[number];
 
 const VOICE_FORMS = "must be a voice name or an object with a voice 'id'";
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/**
+ * A string of at most 4096 characters as OpenAI counts them: code points, so an emoji is one
+ * character (JavaScript's length counts it as two), as the speech service counts them too.
+ */
+const SpeechText = z.string().refine((text) => codePoints(text) <= MAX_SPEECH_INPUT_CHARS, {
+  error: `must be at most ${MAX_SPEECH_INPUT_CHARS} characters`,
+});
 
 const VoiceName = z.string().min(1);
 // The spec's custom-voice reference (VoiceIdsOrCustomVoice): `{"id": "voice_1234"}`, nothing else.
@@ -20,7 +29,7 @@ const VoiceReference = z.strictObject({ id: VoiceName });
 const SpeechRequestSchema = z.strictObject({
   // Required and not nullable, as the spec has them (no default model, unlike moderation).
   model: z.string().min(1),
-  input: z.string().min(1).max(MAX_SPEECH_INPUT_CHARS),
+  input: SpeechText.min(1),
   // Its form is checked here and its content by parseVoice, per form, so that the 400 says what
   // is wrong with the name or the object rather than that neither form matched.
   voice: z.custom<string | object>((voice) => typeof voice === 'string' || isPlainObject(voice), {
@@ -29,7 +38,7 @@ const SpeechRequestSchema = z.strictObject({
   response_format: z.enum(AUDIO_FORMATS).default('mp3'),
   speed: z.number().min(0.25).max(4).default(1),
   stream_format: z.enum(SPEECH_STREAM_FORMATS).default('audio'),
-  instructions: z.string().max(MAX_SPEECH_INPUT_CHARS).optional(),
+  instructions: SpeechText.optional(),
 });
 
 export interface SpeechRequest {
@@ -65,4 +74,12 @@ function parseVoice(voice: string | object): string {
 
 function isPlainObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Code points in `text`, counted only as far as the limit matters (bodies can be megabytes). */
+function codePoints(text: string): number {
+  if (text.length <= MAX_SPEECH_INPUT_CHARS) return text.length;
+  // Each code point is one UTF-16 unit, or two (a surrogate pair).
+  if (text.length > 2 * MAX_SPEECH_INPUT_CHARS) return Math.ceil(text.length / 2);
+  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
