@@ -81,6 +81,18 @@ describe('POST /v1/audio/speech', () => {
     }
   });
 
+  it('answers to tts-1, tts-1-hd and gpt-4o-mini-tts with every seed voice (noise on)', async () => {
+    for (const model of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']) {
+      for (const voice of SEED_VOICES) {
+        const { contentType, audio } = await speak({ model, voice });
+        expect(contentType).toBe('audio/mpeg');
+        const probe = await probeAudio(audio);
+        expect(probe).toMatchObject({ codecName: 'mp3', sampleRate: 24000, channels: 1 });
+        expect(probe.durationSeconds).toBeGreaterThan(0.1);
+      }
+    }
+  });
+
   it('takes the voice object form as the voice it names', async () => {
     const named = await speak({ voice: 'nova', response_format: 'pcm' });
     const object = await speak({ voice: { id: 'nova' }, response_format: 'pcm' });
