@@ -1,12 +1,14 @@
 // The official OpenAI schemas as validators (openai-chat.schemas.json: the components of the
 // spec that chat, error and model objects use; openai-moderation.schemas.json: the moderations
-// endpoint's; both taken from the OpenAPI document), so e2e tests check every response and
+// endpoint's; openai-speech.schemas.json: the speech endpoint's request and stream events; all
+// taken from the OpenAPI document), so e2e tests check every response and
 // every streamed chunk against the spec itself, not against our idea of it. The spec mixes
 // OpenAPI 3.0 `nullable` into its 3.1 schemas: those are rewritten to "this, or null" first, as
 // OpenAPI 3.0 defines `nullable`.
 import Ajv, { type ValidateFunction } from 'ajv';
 import chatSchemas from './openai-chat.schemas.json';
 import moderationSchemas from './openai-moderation.schemas.json';
+import speechSchemas from './openai-speech.schemas.json';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 // Formats the spec uses; their values are checked by the tests where they matter.
@@ -15,7 +17,11 @@ ajv.addFormat('uri', true);
 ajv.addSchema({
   $id: 'openai',
   components: withNullable({
-    schemas: { ...chatSchemas.components.schemas, ...moderationSchemas.components.schemas },
+    schemas: {
+      ...chatSchemas.components.schemas,
+      ...moderationSchemas.components.schemas,
+      ...speechSchemas.components.schemas,
+    },
   }),
 });
 

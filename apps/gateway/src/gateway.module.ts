@@ -9,6 +9,7 @@ import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { GatewayCoreModule } from './gateway-core.module';
 import { ModelsModule } from './models/models.module';
 import { ModerationModule } from './moderation/moderation.module';
+import { SpeechModule } from './speech/speech.module';
 import { GatewayReadiness } from './upstream/gateway.readiness';
 import { RequestScopeInterceptor } from './upstream/request-scope.interceptor';
 
@@ -25,6 +26,7 @@ export class GatewayModule {
         EmbeddingsModule,
         ChatModule,
         ModerationModule,
+        SpeechModule,
       ],
       controllers: probes.controllers,
       // Each handler runs in its request's context: span, request id, disconnect signal.

@@ -1,0 +1,55 @@
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { CAPABILITY_SERVICES } from '@tessera/contracts';
+import { GEN_AI } from '@tessera/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MODEL_ROUTER } from '../gateway.tokens';
+import { writeStreamReply } from '../http/stream-reply.writer';
+import type { ModelRouter } from '../routing/model-router';
+import { routeRequestModel } from '../routing/request-model.route';
+import { UpstreamClients } from '../upstream/upstream-clients';
+import { speechAudioBody } from './speech-audio.body';
+import { speechSseBody } from './speech-sse.body';
+import { parseSpeechRequest } from './speech.request';
+import { SpeechUsageRecord } from './speech.usage';
+
+@Controller(CAPABILITY_SERVICES.speech.route)
+export class SpeechController {
+  constructor(
+    private readonly upstreams: UpstreamClients,
+    @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
+  ) {}
+
+  /** The reply is sent here (not returned): the audio goes out as the service makes it. */
+  @Post()
+  async create(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const speech = parseSpeechRequest(body);
+    const model = routeRequestModel(this.router, request, speech.model, 'speech');
+    const chunks = this.upstreams.serverStream('speech', 'Synthesize', {
+      model: model.id,
+      input: speech.input,
+      voice: speech.voice,
+      response_format: speech.responseFormat,
+      speed: speech.speed,
+      instructions: speech.instructions,
+    });
+    const usage = new SpeechUsageRecord();
+    await writeStreamReply(
+      reply,
+      chunks,
+      speech.streamFormat === 'sse'
+        ? speechSseBody(usage)
+        : speechAudioBody(speech.responseFormat, usage),
+    );
+    const reported = usage.usage();
+    if (reported) {
+      request.tesseraSpan?.setAttributes({
+        [GEN_AI.inputTokens]: reported.input_tokens,
+        [GEN_AI.outputTokens]: reported.output_tokens,
+      });
+    }
+  }
+}

@@ -1,0 +1,140 @@
+// Boots the real speech service (ONNX Runtime on the tiny random-weight fixture voices, ffmpeg
+// for the encoding) and the real gateway in this process, each on port 0, for the speech
+// end-to-end tests; the models file they serve; and reads what a test needs from the service's
+// /metrics.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startCapabilityService } from '@tessera/service';
+import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
+import { SpeechModule } from '../../apps/speech/src/speech.module';
+import { startGateway, type TestService } from './test-stack';
+
+/** The multi-speaker fixture voice as OpenAI's model names, with the voices of the seed. */
+export const SPEECH_MODEL = 'tiny-piper-multi';
+/** The same voice with its noise scales at 0: one request always gives the same audio. */
+export const QUIET_MODEL = 'tiny-piper-multi-quiet';
+/** The voice map of both: the six seed voices and two more names, each its own speaker. */
+export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer', 'ash', 'coral'];
+
+const VOICE_FILE = 'tiny-piper-multi.onnx';
+
+/** The fixture voice copied to a new folder with `noise_scale` and `noise_w` set to 0. */
+function quietVoiceDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-quiet-voice-'));
+  const source = fixtureModelDir(SPEECH_MODEL);
+  fs.copyFileSync(path.join(source, VOICE_FILE), path.join(dir, VOICE_FILE));
+  const config = JSON.parse(fs.readFileSync(path.join(source, `${VOICE_FILE}.json`), 'utf8')) as {
+    inference: Record<string, number>;
+  };
+  config.inference = { ...config.inference, noise_scale: 0, noise_w: 0 };
+  fs.writeFileSync(path.join(dir, `${VOICE_FILE}.json`), JSON.stringify(config));
+  return dir;
+}
+
+/**
+ * The speech models of the e2e tests: the fixture voice behind tts-1, tts-1-hd and
+ * gpt-4o-mini-tts, its quiet copy, and an embeddings model (for "a model of another capability").
+ */
+export function speechModelsFile(): string {
+  const voices = SPEECH_VOICES.map(
+    (name, speaker) => `        ${name}: { speaker: speaker_${speaker} }`,
+  );
+  const speech = (id: string, source: string, aliases: string) => [
+    `  - id: ${id}`,
+    '    capability: speech',
+    `    source: ${JSON.stringify(source)}`,
+    `    file: ${VOICE_FILE}`,
+    `    aliases: [${aliases}]`,
+    '    options:',
+    '      voices:',
+    ...voices,
+  ];
+  return temporaryModelsFile([
+    'models:',
+    ...speech(SPEECH_MODEL, fixtureModelDir(SPEECH_MODEL), 'tts-1, tts-1-hd, gpt-4o-mini-tts'),
+    ...speech(QUIET_MODEL, quietVoiceDir(), 'quiet-tts'),
+    '  - id: tiny-bert',
+    '    capability: embeddings',
+    `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,
+  ]);
+}
+
+export async function startSpeechService(modelsFile = speechModelsFile()) {
+  return startCapabilityService(
+    SpeechModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
+    { logger: false },
+  );
+}
+
+export async function startSpeechStack(modelsFile = speechModelsFile()) {
+  const speech: TestService = await startSpeechService(modelsFile);
+  const gateway = await startGateway({
+    modelsFile,
+    upstreams: { speech: `127.0.0.1:${speech.grpcPort}` },
+  });
+  return {
+    speech,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await speech.close();
+    },
+  };
+}
+
+export type SpeechStack = Awaited<ReturnType<typeof startSpeechStack>>;
+
+/** Starts the speech stack before the file's tests and stops it after. */
+export function useSpeechStack(modelsFile?: string): () => SpeechStack {
+  let stack: SpeechStack | undefined;
+  beforeAll(async () => {
+    stack = await startSpeechStack(modelsFile);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (!stack) throw new Error('the speech stack has not started');
+    return stack;
+  };
+}
+
+/**
+ * The value of a counter of the speech service's /metrics (the sum over the series whose labels
+ * include `labels`); 0 while no series exists.
+ */
+export async function serviceCounter(
+  stack: SpeechStack,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const text = await (await fetch(`${stack.speech.httpUrl}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const series = match[2] ?? '';
+    const wanted = Object.entries(labels).every(([key, value]) =>
+      series.split(',').includes(`${key}="${value}"`),
+    );
+    if (wanted) total += Number(match[3]);
+  }
+  return total;
+}
+
+/** The value an async reading settles at: the first that two readings `pollMs` apart agree on. */
+export async function settledReading(
+  read: () => Promise<number>,
+  { timeoutMs = 30_000, pollMs = 300 } = {},
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const now = await read();
+    if (now === last) return now;
+    if (Date.now() > deadline) throw new Error(`reading did not settle within ${timeoutMs} ms`);
+    last = now;
+  }
+}
