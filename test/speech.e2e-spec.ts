@@ -56,6 +56,16 @@ function post(body: unknown, signal?: AbortSignal) {
 const voiceRuns = () => serviceCounter(stack(), 'tessera_speech_voice_runs_total');
 
 describe('POST /v1/audio/speech', () => {
+  it('lists the voices of a speech model in GET /v1/models', async () => {
+    const model = (await stack().gateway.client.models.retrieve('tts-1')) as unknown as {
+      capabilities: string[];
+      voices: string[];
+    };
+    expect(model.capabilities).toEqual(['speech']);
+    expect(model.voices).toEqual(expect.arrayContaining([...SEED_VOICES]));
+    expect([...model.voices].sort()).toEqual(model.voices);
+  });
+
   it('speaks each seed voice as its own speaker, the same voice always alike', async () => {
     const spoken = new Map<string, Buffer>();
     for (const voice of SEED_VOICES) {
