@@ -22,3 +22,4 @@ export {
   type TextRuns,
   type TextRunsOptions,
 } from './voice/text.runs';
+export { normalizeForSpeech } from './text';
