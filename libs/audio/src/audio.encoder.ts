@@ -72,8 +72,8 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
     if (this.ended) throw new Error('FfmpegAudioEncoder.write after end()');
     this.throwIfGone();
     const bytes =
-      pcm instanceof Int16Array
-        ? int16ToLittleEndianBytes(pcm)
+      pcm.BYTES_PER_ELEMENT === 2 // an Int16Array (checked so, whatever realm made it)
+        ? int16ToLittleEndianBytes(pcm as Int16Array)
         : Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
     if (bytes.length === 0 || this.child.stdin.write(bytes)) return;
     const stdin = this.child.stdin;

@@ -70,7 +70,7 @@ async function fromNpm(tool: Tool): Promise<string> {
         : await import('@ffprobe-installer/ffprobe');
     return located.path;
   } catch (error) {
-    throw new Error(error instanceof Error ? error.message : String(error));
+    throw new Error((error as { message?: string }).message ?? String(error));
   }
 }
 
@@ -85,15 +85,18 @@ async function prove(tool: Tool, file: string): Promise<string> {
       windowsHide: true,
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES') {
+    // (Not `instanceof Error`: under jest, errors from node's own modules come from another realm.)
+    const failure = error as { code?: unknown; message?: string; stderr?: string };
+    if (failure.code === 'EACCES') {
       // npm leaves the ffprobe package's binary without its executable bit when install
       // scripts are skipped (its postinstall sets it).
       throw new Error(`${file} is not executable (chmod u+x it, or npm rebuild its package)`);
     }
-    throw new Error(
-      `${file} did not run: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const detail =
+      typeof failure.code === 'number'
+        ? `exited with ${failure.code}${failure.stderr?.trim() ? `: ${failure.stderr.trim().slice(-500)}` : ''}`
+        : (failure.message ?? String(error));
+    throw new Error(`${file} did not run: ${detail}`);
   }
   const version = /\bversion (\S+)/.exec(`${output.stderr}\n${output.stdout}`)?.[1] ?? 'unknown';
   if (tool === 'ffmpeg') {
