@@ -81,7 +81,12 @@ export class SpeechModels {
           this.opened.push(voice);
           voices.set(file, voice);
         }
-        const voiceMap = resolveVoiceMap(options.voices, spec.file, (file) => voices.get(file)!, where);
+        const voiceMap = resolveVoiceMap(
+          options.voices,
+          spec.file,
+          (file) => voices.get(file)!,
+          where,
+        );
         for (const voice of voices.values()) await voice.warmup();
         const names = voiceNames(voiceMap);
         this.logger.log(

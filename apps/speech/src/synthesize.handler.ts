@@ -41,7 +41,8 @@ export class SynthesizeHandler {
     const { voice, speakerId } = mapped;
 
     const { runs, missing } = await textRuns(request.input, voice.config, {
-      ...this.frontEnd,
+      phonemizer: this.frontEnd.phonemizer,
+      normalize: this.frontEnd.normalize,
       maxPhonemesPerRun: model.maxPhonemesPerRun,
     });
     ctx.signal.throwIfAborted();

@@ -37,10 +37,12 @@ export function resolveVoiceMap<V extends Pick<PiperVoice, 'config'>>(
           speakerId: speakerIdOf(voice.config, entry.speaker),
         });
       } catch (error) {
-        throw new Error(`${(error as Error).message}, in ${file}`);
+        throw new Error(`${(error as Error).message}, in ${file}`, { cause: error });
       }
     } catch (error) {
-      throw new Error(`${where}: voice '${name}': ${(error as Error).message}`);
+      throw new Error(`${where}: voice '${name}': ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
   return resolved;

@@ -41,7 +41,7 @@ export const CAPABILITY_SERVICES = {
     service: 'Speech',
     protoFile: 'tessera/v1/speech.proto',
     route: '/v1/audio/speech',
-    project: null,
+    project: 'speech',
   },
   transcription: {
     service: 'Transcription',

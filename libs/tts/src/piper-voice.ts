@@ -16,6 +16,8 @@ export interface PiperVoiceOptions {
   readonly onnxPath: string;
   readonly modelDir: string;
   readonly runtime?: Partial<RuntimeOptions>;
+  /** Instead of the config's `inference` scales (e.g. noise 0, to compare with piper-tts). */
+  readonly inference?: Partial<PiperVoiceConfig['inference']>;
   readonly onWarning?: (message: string) => void;
 }
 
@@ -37,7 +39,8 @@ export class PiperVoice {
   ) {}
 
   static async load(options: PiperVoiceOptions): Promise<PiperVoice> {
-    const config = await readPiperVoiceConfig(options.onnxPath);
+    const read = await readPiperVoiceConfig(options.onnxPath);
+    const config = { ...read, inference: { ...read.inference, ...options.inference } };
     const pool = new OrtWorkerPool<PiperEngineTypes>({
       engine: engineModule<PiperEngineTypes>(`${__dirname}/engine`, 'piper.engine'),
       modelDir: options.modelDir,
@@ -86,7 +89,10 @@ export class PiperVoice {
     const { noise_scale, length_scale, noise_w } = this.config.inference;
     await Promise.all(
       Array.from({ length: this.pool.size }, (_, worker) =>
-        this.pool.execute({ ids, speakerId, scales: [noise_scale, length_scale, noise_w] }, { worker }),
+        this.pool.execute(
+          { ids, speakerId, scales: [noise_scale, length_scale, noise_w] },
+          { worker },
+        ),
       ),
     );
   }

@@ -33,4 +33,3 @@ export interface PiperEngineTypes {
   readonly result: SynthesizeResult;
   readonly chunk: never;
 }
-

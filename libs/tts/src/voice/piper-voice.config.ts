@@ -76,7 +76,9 @@ export async function readPiperVoiceConfig(onnxPath: string): Promise<PiperVoice
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the Piper voice config ${path} is not JSON: ${(error as Error).message}`);
+    throw new Error(`the Piper voice config ${path} is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return parsePiperVoiceConfig(json, path);
 }

@@ -15,7 +15,11 @@ export interface RunAudio {
 
 /** What the stream needs of a voice (PiperVoice). */
 export interface RunSynthesizer {
-  synthesize(ids: readonly number[], voicing: RunVoicing, options?: OrtJobOptions): Promise<Int16Array>;
+  synthesize(
+    ids: readonly number[],
+    voicing: RunVoicing,
+    options?: OrtJobOptions,
+  ): Promise<Int16Array>;
 }
 
 export async function* runAudio(
