@@ -57,7 +57,7 @@ it('reads a corpus of 30 sentences', () => {
   // The normaliser did work on this corpus (espeak-ng reads plain numbers itself, so digits stay;
   // currency, units, dates and abbreviations are rewritten).
   expect(normalised.join(' ')).not.toMatch(/[$£€°]/);
-  expect(normalised.filter((text, i) => text !== corpus[i]).length).toBeGreaterThanOrEqual(15);
+  expect(normalised.filter((text, i) => text !== corpus[i]).length).toBeGreaterThanOrEqual(10);
 });
 
 describe('phoneme ids equal piper-tts (same normalised text, same voice)', () => {
