@@ -18,6 +18,8 @@ export interface BenchModelEntry {
   /** A local model directory. */
   readonly source: string;
   readonly dtype?: string;
+  /** The graph inside `source`, for capabilities whose model is one named file (speech voices). */
+  readonly file?: string;
   /** The capability's model options under test (unset → the service's default). */
   readonly options?: Record<string, unknown>;
 }

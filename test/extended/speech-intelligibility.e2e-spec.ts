@@ -6,8 +6,10 @@
 // corpus's words.
 //
 // How words are compared: the reference is the corpus sentence and the hypothesis Whisper's
-// transcript, both put through Tessera's normalizeForSpeech (so "42", "$3.50", "7:45" and "Dr."
-// become the same words on either side whatever form Whisper writes them in), lower-cased,
+// transcript, both put through Tessera's normalizeForSpeech (so "$3.50", "72°F" and "Dr." become
+// the same words on either side whatever form Whisper writes them in), then every run of digits
+// spelled out by to-words ("42" → "forty two", "1,250" → "one thousand two hundred fifty"; a
+// decimal's parts one by one), lower-cased,
 // apostrophes dropped ("it's" → "its"), every other non-letter a word break ("12-15" → "twelve
 // fifteen"). A reference word counts as recognised when it is in the longest common subsequence
 // of the two word lists (the hits of a word error rate alignment), so words heard out of order or
@@ -16,6 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import OpenAI from 'openai';
+import { toWords } from 'to-words/en-US';
 import { normalizeForSpeech } from '@tessera/tts';
 import { repoRoot } from '@tessera/testing';
 import { TesseraStack } from '../../bench/lib/tessera-stack.process';
@@ -39,7 +42,8 @@ beforeAll(async () => {
         id: MODEL,
         capability: 'speech',
         source: JOE_DIR,
-        options: { voices: { alloy: { file: 'en_US-joe-medium.onnx' } } },
+        file: 'en_US-joe-medium.onnx',
+        options: { voices: { alloy: {} } },
       },
     ],
     writtenBy: 'test/extended/speech-intelligibility.e2e-spec.ts',
@@ -91,6 +95,8 @@ function rms(samples: Int16Array): number {
 
 function words(text: string): string[] {
   return normalizeForSpeech(text, 'en-us')
+    .replace(/(\d),(?=\d{3})/g, '$1')
+    .replace(/\d+/g, (digits) => ` ${toWords(Number(digits))} `)
     .toLowerCase()
     .replace(/['’]/g, '')
     .split(/[^a-z]+/)
