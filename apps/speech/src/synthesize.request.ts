@@ -3,14 +3,17 @@
 // validates shapes and ranges once, at the edge, and these hold for any other caller too.
 import { status } from '@grpc/grpc-js';
 import { AUDIO_FORMATS, isAudioFormat, type AudioFormat } from '@tessera/audio';
-import { GrpcStatusError, type SynthesizeRequest__Output } from '@tessera/contracts';
+import {
+  GrpcStatusError,
+  MAX_SPEECH_INPUT_CHARS,
+  MAX_SPEECH_SPEED,
+  MIN_SPEECH_SPEED,
+  codePointLength,
+  exceedsSpeechInputChars,
+  type SynthesizeRequest__Output,
+} from '@tessera/contracts';
 import type { SpeechModel } from './speech-models';
 import type { MappedVoice } from './voice.map';
-
-/** OpenAI's bounds (CreateSpeechRequest). */
-export const MAX_INPUT_CHARACTERS = 4096;
-export const MIN_SPEED = 0.25;
-export const MAX_SPEED = 4;
 
 export interface CheckedSynthesis {
   readonly voice: MappedVoice;
@@ -26,12 +29,10 @@ export function checkSynthesis(
   model: SpeechModel,
   request: SynthesizeRequest__Output,
 ): CheckedSynthesis {
-  // Characters as OpenAI counts them: code points, not UTF-16 units.
-  const characters = [...request.input].length;
-  if (characters === 0) throw invalid('input must not be empty.', 'input');
-  if (characters > MAX_INPUT_CHARACTERS) {
+  if (request.input === '') throw invalid('input must not be empty.', 'input');
+  if (exceedsSpeechInputChars(request.input)) {
     throw invalid(
-      `input is ${characters} characters long; at most ${MAX_INPUT_CHARACTERS} are allowed.`,
+      `input is ${codePointLength(request.input)} characters long; at most ${MAX_SPEECH_INPUT_CHARS} are allowed.`,
       'input',
     );
   }
@@ -45,8 +46,11 @@ export function checkSynthesis(
   }
   // proto3 leaves an unset speed 0: the default, 1.
   const speed = request.speed === 0 ? 1 : request.speed;
-  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) {
-    throw invalid(`speed must be between ${MIN_SPEED} and ${MAX_SPEED}, got ${speed}.`, 'speed');
+  if (!(speed >= MIN_SPEECH_SPEED && speed <= MAX_SPEECH_SPEED)) {
+    throw invalid(
+      `speed must be between ${MIN_SPEECH_SPEED} and ${MAX_SPEECH_SPEED}, got ${speed}.`,
+      'speed',
+    );
   }
   if (request.instructions !== '') {
     throw invalid(

@@ -2,23 +2,25 @@
 // What depends on the model (whether the voice exists, whether it can follow `instructions`) is
 // the speech service's to check; its INVALID_ARGUMENT comes back as the same 400 body.
 import { AUDIO_FORMATS, type AudioFormat } from '@tessera/audio';
+import {
+  MAX_SPEECH_INPUT_CHARS,
+  MAX_SPEECH_SPEED,
+  MIN_SPEECH_SPEED,
+  exceedsSpeechInputChars,
+} from '@tessera/contracts';
 import { z } from 'zod';
 import { parseBody, parseValue } from '../validation/parse-body';
-
-/** OpenAI's limit on `input` and on `instructions`. */
-export const MAX_SPEECH_INPUT_CHARS = 4096;
 
 export const SPEECH_STREAM_FORMATS = ['audio', 'sse'] as const;
 export type SpeechStreamFormat = (typeof SPEECH_STREAM_FORMATS)[number];
 
 const VOICE_FORMS = "must be a voice name or an object with a voice 'id'";
-const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /**
  * A string of at most 4096 characters as OpenAI counts them: code points, so an emoji is one
  * character (JavaScript's length counts it as two), as the speech service counts them too.
  */
-const SpeechText = z.string().refine((text) => codePoints(text) <= MAX_SPEECH_INPUT_CHARS, {
+const SpeechText = z.string().refine((text) => !exceedsSpeechInputChars(text), {
   error: `must be at most ${MAX_SPEECH_INPUT_CHARS} characters`,
 });
 
@@ -36,7 +38,7 @@ const SpeechRequestSchema = z.strictObject({
     error: VOICE_FORMS,
   }),
   response_format: z.enum(AUDIO_FORMATS).default('mp3'),
-  speed: z.number().min(0.25).max(4).default(1),
+  speed: z.number().min(MIN_SPEECH_SPEED).max(MAX_SPEECH_SPEED).default(1),
   stream_format: z.enum(SPEECH_STREAM_FORMATS).default('audio'),
   instructions: SpeechText.optional(),
 });
@@ -74,12 +76,4 @@ function parseVoice(voice: string | object): string {
 
 function isPlainObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Code points in `text`, counted only as far as the limit matters (bodies can be megabytes). */
-function codePoints(text: string): number {
-  if (text.length <= MAX_SPEECH_INPUT_CHARS) return text.length;
-  // Each code point is one UTF-16 unit, or two (a surrogate pair).
-  if (text.length > 2 * MAX_SPEECH_INPUT_CHARS) return Math.ceil(text.length / 2);
-  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
