@@ -34,7 +34,7 @@ const definition = {
   Fail: method('Fail', false, false),
   Count: method('Count', false, true),
   Flood: method('Flood', false, true),
-  Sum: method('Sum', true, false),
+  Sum: method('Sum', true, true),
 };
 const PlumbingClient = grpc.makeGenericClientConstructor(definition, 'Plumbing');
 /** The generic client's methods, one per definition entry (grpc-js adds them at run time). */
@@ -97,10 +97,12 @@ beforeAll(async () => {
         yield { i: produced, payload: FLOOD_PAYLOAD };
       }
     }),
-    Sum: wrap.clientStream(async (numbers: AsyncIterable<{ n: number }>) => {
+    Sum: wrap.bidiStream(async function* (numbers: AsyncIterable<{ n: number }>) {
       let total = 0;
-      for await (const { n } of numbers) total += n;
-      return { total };
+      for await (const { n } of numbers) {
+        total += n;
+        yield { total };
+      }
     }),
   });
   const port = await new Promise<number>((resolve, reject) =>
@@ -257,15 +259,13 @@ describe('streams', () => {
     expect(received).toEqual([0, 1, 2, 3]);
   });
 
-  it('hands a client-stream handler the messages as an async iterable', async () => {
-    const response = await new Promise<{ total: number }>((resolve, reject) => {
-      const call = client.Sum((error: grpc.ServiceError | null, result: { total: number }) =>
-        error ? reject(error) : resolve(result),
-      ) as grpc.ClientWritableStream<{ n: number }>;
-      for (const n of [1, 2, 3, 4]) call.write({ n });
-      call.end();
-    });
-    expect(response).toEqual({ total: 10 });
+  it('hands a bidirectional handler the messages as an async iterable and writes what it yields', async () => {
+    const call = client.Sum() as grpc.ClientDuplexStream<{ n: number }, { total: number }>;
+    for (const n of [1, 2, 3, 4]) call.write({ n });
+    call.end();
+    const totals: number[] = [];
+    for await (const message of call) totals.push((message as { total: number }).total);
+    expect(totals).toEqual([1, 3, 6, 10]);
   });
 
   it('stops pulling from a server-stream handler while the caller does not read, and stops it on cancel', async () => {

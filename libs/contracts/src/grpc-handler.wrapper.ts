@@ -1,5 +1,5 @@
 // One wrapper for every gRPC method a service implements, unary, server-streaming and
-// client-streaming alike: it continues the caller's trace, hands the handler its request id,
+// bidirectional alike: it continues the caller's trace, hands the handler its request id,
 // deadline and a signal that aborts on cancel or deadline, records the call's metrics, and turns
 // what the handler throws into the status its caller gets (grpc-error.ts). Handlers are written
 // against `(request, ctx)` and never see grpc-js call objects.
@@ -58,14 +58,26 @@ export class GrpcHandlerWrapper {
     };
   }
 
-  /** The handler reads the caller's messages as an async iterable that ends on half-close. */
-  clientStream<Req, Res>(
-    handle: (requests: AsyncIterable<Req>, ctx: GrpcCallContext) => Promise<Res>,
-  ): grpc.handleClientStreamingCall<Req, Res> {
-    return (call, callback) => {
-      this.run(call, (ctx) => handle(addAbortSignal(ctx.signal, call), ctx)).then(
-        (response) => callback(null, response),
-        (error: Partial<grpc.ServiceError>) => callback(error, null),
+  /**
+   * Both directions streamed: the handler reads the caller's messages as an async iterable that
+   * ends on half-close, and its own messages are written as the caller takes them (as
+   * `serverStream`). Transcription reads the whole upload before it answers.
+   */
+  bidiStream<Req, Res>(
+    handle: (requests: AsyncIterable<Req>, ctx: GrpcCallContext) => AsyncIterable<Res>,
+  ): grpc.handleBidiStreamingCall<Req, Res> {
+    return (call) => {
+      this.run(call, async (ctx) => {
+        // Reading to the end must not destroy the call (a Readable's iterator does by default):
+        // its writable side is still to answer.
+        const requests = addAbortSignal(ctx.signal, call).iterator({ destroyOnReturn: false });
+        for await (const message of handle(requests, ctx)) {
+          ctx.signal.throwIfAborted();
+          if (!call.write(message)) await once(call, 'drain', { signal: ctx.signal });
+        }
+      }).then(
+        () => call.end(),
+        (error: Partial<grpc.ServiceError>) => call.emit('error', error),
       );
     };
   }

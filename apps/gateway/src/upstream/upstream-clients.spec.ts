@@ -76,17 +76,18 @@ const handlers: Partial<Record<Capability, grpc.UntypedServiceImplementation>> =
     }),
   },
   transcription: {
-    Transcribe: wrap.clientStream(
-      async (parts: AsyncIterable<{ config?: { model: string }; audio?: Buffer }>) => {
-        let model = '';
-        let bytes = 0;
-        for await (const part of parts) {
-          if (part.config) model = part.config.model;
-          if (part.audio) bytes += part.audio.length;
-        }
-        return { text: `${model}:${bytes}`, language: 'en', duration: 0 };
-      },
-    ),
+    Transcribe: wrap.bidiStream(async function* (
+      parts: AsyncIterable<{ config?: { model: string }; audio?: Buffer }>,
+    ) {
+      let model = '';
+      let bytes = 0;
+      for await (const part of parts) {
+        if (part.config) model = part.config.model;
+        if (part.audio) bytes += part.audio.length;
+      }
+      yield { delta: { text: model } };
+      yield { done: { text: `${model}:${bytes}`, language: 'en', duration: 0 } };
+    }),
   },
 };
 
@@ -243,14 +244,21 @@ describe('server streams', () => {
   });
 });
 
-describe('client streams', () => {
-  it('sends the messages of an async iterable and resolves with the response', async () => {
+describe('bidirectional streams', () => {
+  async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+    const messages: T[] = [];
+    for await (const message of stream) messages.push(message);
+    return messages;
+  }
+
+  it('sends the messages of an async iterable and yields the responses', async () => {
     async function* upload() {
       yield { config: { model: 'whisper' } };
       for (let i = 0; i < 50; i++) yield { audio: Buffer.alloc(64 * 1024, i) };
     }
-    const response = await upstreams.clientStream('transcription', 'Transcribe', upload());
-    expect(response.text).toBe(`whisper:${50 * 64 * 1024}`);
+    const events = await collect(upstreams.bidiStream('transcription', 'Transcribe', upload()));
+    expect(events.map((event) => event.event)).toEqual(['delta', 'done']);
+    expect(events[1].done?.text).toBe(`whisper:${50 * 64 * 1024}`);
   });
 
   it('cancels the call when the input fails, and rejects with that failure', async () => {
@@ -258,9 +266,9 @@ describe('client streams', () => {
       yield { config: { model: 'whisper' } };
       throw new Error('the upload broke off');
     }
-    await expect(upstreams.clientStream('transcription', 'Transcribe', broken())).rejects.toThrow(
-      'the upload broke off',
-    );
+    await expect(
+      collect(upstreams.bidiStream('transcription', 'Transcribe', broken())),
+    ).rejects.toThrow('the upload broke off');
   });
 });
 

@@ -26,7 +26,7 @@ import { upstreamStream, writeClientStream, type UpstreamStream } from './upstre
 const CALL_KINDS = {
   unary: { requestStream: false, responseStream: false },
   serverStream: { requestStream: false, responseStream: true },
-  clientStream: { requestStream: true, responseStream: false },
+  bidiStream: { requestStream: true, responseStream: true },
 };
 
 export interface UpstreamCallOptions {
@@ -83,34 +83,33 @@ export class UpstreamClients implements OnApplicationShutdown {
     return upstreamStream(call, (error) => openAIErrorFromGrpc(error, capability));
   }
 
-  /** Sends `requests` as they come (with backpressure) and resolves with the one response. */
-  async clientStream<C extends Capability, M extends MethodOf<C>>(
+  /**
+   * Sends `requests` (with backpressure) while the service's messages come back as a stream;
+   * ending the iteration early cancels the call, and so does a failing `requests`.
+   */
+  bidiStream<C extends Capability, M extends MethodOf<C>>(
     capability: C,
     method: M,
     requests: AsyncIterable<RequestOf<C, M>>,
     options: UpstreamCallOptions = {},
-  ): Promise<ResponseOf<C, M>> {
-    const { client, definition } = this.method(capability, method, 'clientStream');
+  ): UpstreamStream<ResponseOf<C, M>> {
+    const { client, definition } = this.method(capability, method, 'bidiStream');
+    const call = client.makeBidiStreamRequest(
+      definition.path,
+      definition.requestSerialize,
+      definition.responseDeserialize,
+      callOptions(options),
+    );
     const settled = new AbortController();
-    let call!: grpc.ClientWritableStream<RequestOf<C, M>>;
-    const response = new Promise<ResponseOf<C, M>>((resolve, reject) => {
-      call = client.makeClientStreamRequest(
-        definition.path,
-        definition.requestSerialize,
-        definition.responseDeserialize,
-        callOptions(options),
-        (error, response) => {
-          settled.abort();
-          if (error) reject(openAIErrorFromGrpc(error, capability));
-          else resolve(response!);
-        },
-      );
+    call.once('status', () => settled.abort());
+    // A failed upload cancels the call; the reader then fails with the upload's own error.
+    let uploadFailure: unknown;
+    writeClientStream(call, requests, settled.signal).catch((error: unknown) => {
+      uploadFailure = error;
     });
-    const [, result] = await Promise.all([
-      writeClientStream(call, requests, settled.signal),
-      response,
-    ]);
-    return result;
+    return upstreamStream(call, (error) =>
+      uploadFailure instanceof Error ? uploadFailure : openAIErrorFromGrpc(error, capability),
+    );
   }
 
   /** True when the capability's service answers SERVING on grpc.health.v1. */

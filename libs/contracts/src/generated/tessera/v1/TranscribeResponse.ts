@@ -11,6 +11,7 @@ export interface TranscribeResponse {
   'segments'?: (_tessera_v1_Segment)[];
   'words'?: (_tessera_v1_Word)[];
   'usage'?: (_tessera_v1_Usage | null);
+  'task'?: (string);
 }
 
 export interface TranscribeResponse__Output {
@@ -20,4 +21,5 @@ export interface TranscribeResponse__Output {
   'segments': (_tessera_v1_Segment__Output)[];
   'words': (_tessera_v1_Word__Output)[];
   'usage': (_tessera_v1_Usage__Output | null);
+  'task': (string);
 }

@@ -10,6 +10,7 @@ export interface TranscriptionConfig {
   'timestamp_granularities'?: (string)[];
   'filename'?: (string);
   'content_type'?: (string);
+  'stream'?: (boolean);
 }
 
 export interface TranscriptionConfig__Output {
@@ -21,4 +22,5 @@ export interface TranscriptionConfig__Output {
   'timestamp_granularities': (string)[];
   'filename': (string);
   'content_type': (string);
+  'stream': (boolean);
 }

@@ -1,0 +1,3 @@
+// Whisper speech recognition on ONNX Runtime: the model's engine (worker threads), features,
+// decoding with timestamps over 30 s windows, and word alignment.
+export * from './transcription.contract';
