@@ -2,6 +2,7 @@
 // fixed pseudo-random inputs, made by
 //   PYTHONPATH=tools/fixtures tools/fixtures/.venv/bin/python \
 //     -m tessera_fixtures.alignment_reference > libs/asr/src/alignment/alignment.reference.json
+//   npx prettier --write libs/asr/src/alignment/alignment.reference.json
 // (tools/fixtures/tessera_fixtures/alignment_reference.py says which functions it calls).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,7 +15,13 @@ import {
 } from './index';
 
 interface Reference {
-  median: Array<{ shape: number[]; width: number; input: number[]; output: number[] }>;
+  /** NaN is null in JSON. */
+  median: Array<{
+    shape: number[];
+    width: number;
+    input: Array<number | null>;
+    output: Array<number | null>;
+  }>;
   dtw: Array<{ rows: number; cols: number; matrix: number[]; text: number[]; time: number[] }>;
   tokenTimestamps: Array<{
     heads: number;
@@ -48,8 +55,10 @@ describe('alignment against transformers', () => {
   it.each(reference.median.map((c, i) => [i, c] as const))(
     'median filter, case %i: equal to _median_filter',
     (_, { shape, width, input, output }) => {
-      const filtered = medianFilterRows(Float32Array.from(input), shape[shape.length - 1], width);
-      expect(Array.from(filtered)).toEqual(Array.from(Float32Array.from(output)));
+      const values = (list: Array<number | null>): number[] =>
+        Array.from(Float32Array.from(list, (v) => v ?? NaN));
+      const filtered = medianFilterRows(Float32Array.from(values(input)), shape.at(-1)!, width);
+      expect(Array.from(filtered)).toEqual(values(output)); // NaN equals NaN here
     },
   );
 
