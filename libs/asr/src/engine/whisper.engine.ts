@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { EngineFactory } from '@tessera/runtime';
 import { loadLocalTokenizer } from '@tessera/text';
 import type { Tensor } from 'onnxruntime-node';
+import { alignWindowWords, type CrossAttentionWeights } from '../alignment';
 import { WhisperDecoder } from './whisper.decoder';
 import { WhisperEncoder } from './whisper.encoder';
 import { whisperFeatures } from './whisper.features';
@@ -89,6 +90,18 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
         decode: (hidden, ask) => decodeWindow(decoder, vocab, hidden, ask),
         decodeText: (tokens) => tokenizer.decode([...tokens], { skip_special_tokens: false }),
         encodeText: (text) => tokenizer.encode(text, { add_special_tokens: false }),
+        align: (window) =>
+          alignWindowWords({
+            tokens: window.tokens,
+            prefixLength: window.prefixLength,
+            textEnd: window.textEnd,
+            weights: joinHeads(window.attention, window.rows),
+            numFrames: window.validFrames,
+            timeOffset: window.offset,
+            eot: vocab.eot,
+            decode: (ids) => tokenizer.decode(ids, { skip_special_tokens: false }),
+            language: window.language,
+          }),
       };
       const transcript = await transcribeAudio(
         backend,
@@ -100,3 +113,11 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
     },
   };
 };
+
+/** The per-head [rows, frames] attention as the alignment's one [heads, rows, frames] array. */
+function joinHeads(heads: readonly Float32Array[], rows: number): CrossAttentionWeights {
+  const size = heads[0].length;
+  const data = new Float32Array(size * heads.length);
+  heads.forEach((head, index) => data.set(head, index * size));
+  return { data, heads: heads.length, rows, frames: size / rows };
+}

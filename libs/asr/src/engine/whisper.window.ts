@@ -33,8 +33,8 @@ export interface WindowDecoding {
   readonly noSpeechProb: number;
   readonly temperature: number;
   /**
-   * Per alignment head [rows, frames]: one row per decoder input position after the prompt, i.e.
-   * the sot sequence then each sampled token (the last one, <|endoftext|>, is never fed).
+   * Per alignment head [rows, frames]: one row per decoder input, i.e. the initial tokens then
+   * each sampled token (the last one, <|endoftext|>, is never fed).
    */
   readonly attention?: Float32Array[];
   readonly attentionRows: number;
@@ -48,7 +48,6 @@ export async function decodeWindow(
 ): Promise<WindowDecoding> {
   const state = { encoder, length: 0 };
   const sampleBegin = ask.initial.length;
-  const promptRows = ask.sotIndex;
   const maxTokens = TEXT_CONTEXT - sampleBegin;
   const tokens: number[] = [];
   const attentionParts: Float32Array[][] = [];
@@ -62,11 +61,8 @@ export async function decodeWindow(
     const out = await decoder.step(state, input, ask.attention);
     ask.signal?.throwIfAborted();
     if (out.attention) {
-      const skip = input === ask.initial ? promptRows : 0;
-      attentionRows += input.length - skip;
-      attentionParts.push(
-        out.attention.map((head) => head.subarray((head.length / input.length) * skip)),
-      );
+      attentionRows += input.length;
+      attentionParts.push(out.attention);
     }
     if (input === ask.initial && vocab.noSpeech !== undefined) {
       const row = out.logits.subarray(ask.sotIndex * vocabSize, (ask.sotIndex + 1) * vocabSize);
