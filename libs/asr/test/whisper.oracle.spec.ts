@@ -50,6 +50,8 @@ describe('one window against the transformers oracle (tiny-whisper)', () => {
     modelDir: DIR,
     engineOptions: {},
     runtime: { workers: 1, intra_op_threads: 1 },
+    // Several windows in the worker at once: their decoder steps are grouped into batched runs.
+    concurrency: 4,
   });
 
   beforeAll(() => pool.start(), 60_000);
@@ -71,6 +73,20 @@ describe('one window against the transformers oracle (tiny-whisper)', () => {
     });
     if (c.language === undefined) expect(out.detected).toBe(c.sot_sequence[1]);
     expect(out.tokens).toEqual(c.tokens);
+  });
+
+  it('gives the same tokens when windows decode together (batched encoder and decoder steps)', async () => {
+    const outs = await Promise.all(
+      cases.map((c) =>
+        pool.execute({
+          audio: signal(c.signal),
+          initial: [...c.prompt_tokens, ...c.sot_sequence],
+          sotIndex: c.prompt_tokens.length,
+          timestamps: true,
+        }),
+      ),
+    );
+    expect(outs.map((out) => out.tokens)).toEqual(cases.map((c) => c.tokens));
   });
 
   it('encodes a prompt as the oracle did', async () => {
