@@ -48,6 +48,7 @@ function backend(script: (seek: number, ask: WindowAsk) => Partial<WindowDecodin
       const tokens = out.tokens ?? [];
       return {
         tokens,
+        ended: true,
         sumLogprob: 0,
         avgLogprob: -0.2,
         noSpeechProb: 0.01,

@@ -146,7 +146,7 @@ export async function transcribeAudio(
     if (job.wordTimestamps && backend.align && decoded.attention)
       words.push(
         ...backend.align({
-          tokens: [...initial, ...decoded.tokens, vocab.eot],
+          tokens: [...initial, ...decoded.tokens, ...(decoded.ended ? [vocab.eot] : [])],
           prefixLength: initial.length,
           textEnd: initial.length + split.kept,
           attention: decoded.attention,

@@ -27,6 +27,8 @@ export interface WindowAsk {
 export interface WindowDecoding {
   /** Sampled tokens, without <|endoftext|>. */
   readonly tokens: number[];
+  /** Whether <|endoftext|> ended the window (false: the context filled up). */
+  readonly ended: boolean;
   readonly sumLogprob: number;
   /** sumLogprob / (tokens + 1), as openai-whisper's avg_logprob. */
   readonly avgLogprob: number;
@@ -55,6 +57,7 @@ export async function decodeWindow(
   let sumLogprob = 0;
   let noSpeechProb = 0;
   let input: readonly number[] = ask.initial;
+  let ended = false;
   const vocabSize = decoder.graph.vocabSize;
   for (;;) {
     ask.signal?.throwIfAborted();
@@ -74,13 +77,17 @@ export async function decodeWindow(
     const next =
       ask.temperature === 0 ? argmax(logits) : sample(logits, ask.temperature, ask.random);
     sumLogprob += logprobs[next];
-    if (next === vocab.eot) break;
+    if (next === vocab.eot) {
+      ended = true;
+      break;
+    }
     tokens.push(next);
     if (tokens.length >= maxTokens) break;
     input = [next];
   }
   return {
     tokens,
+    ended,
     sumLogprob,
     avgLogprob: sumLogprob / (tokens.length + 1),
     noSpeechProb,
