@@ -5,7 +5,7 @@
 // full. The job's signal is checked between steps.
 import type { Tensor } from 'onnxruntime-node';
 import type { WhisperDecoder } from './whisper.decoder';
-import { filterLogits, logSoftmax } from './whisper.logits';
+import { filterLogits, logSumExp } from './whisper.logits';
 import type { WhisperVocab } from './whisper.vocab';
 
 /** The decoder's context (n_text_ctx of every Whisper size). */
@@ -69,14 +69,13 @@ export async function decodeWindow(
     }
     if (input === ask.initial && vocab.noSpeech !== undefined) {
       const row = out.logits.subarray(ask.sotIndex * vocabSize, (ask.sotIndex + 1) * vocabSize);
-      noSpeechProb = Math.exp(logSoftmax(row)[vocab.noSpeech]);
+      noSpeechProb = Math.exp(row[vocab.noSpeech] - logSumExp(row));
     }
     const logits = out.logits.slice((input.length - 1) * vocabSize, input.length * vocabSize);
     filterLogits(logits, tokens, vocab, ask.timestamps);
-    const logprobs = logSoftmax(logits);
     const next =
       ask.temperature === 0 ? argmax(logits) : sample(logits, ask.temperature, ask.random);
-    sumLogprob += logprobs[next];
+    sumLogprob += logits[next] - logSumExp(logits);
     if (next === vocab.eot) {
       ended = true;
       break;
