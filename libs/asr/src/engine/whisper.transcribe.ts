@@ -101,7 +101,6 @@ export async function transcribeAudio(
     const initial = prompt.length > 0 ? [vocab.sotPrev, ...prompt, ...sot] : sot;
     const sotIndex = prompt.length > 0 ? prompt.length + 1 : 0;
     let result: WindowDecoding | undefined;
-    let text = '';
     let ratio = 0;
     for (const temperature of temperatures) {
       result = await backend.decode(window.encoder, {
@@ -114,8 +113,9 @@ export async function transcribeAudio(
         signal: options.signal,
       });
       outputTokens += result.tokens.length + 1;
-      text = backend.decodeText(result.tokens.filter((token) => token < vocab.eot));
-      ratio = compressionRatio(text);
+      ratio = compressionRatio(
+        backend.decodeText(result.tokens.filter((token) => token < vocab.eot)),
+      );
       if (!needsFallback(result, ratio)) break;
     }
     const decoded = result!;
