@@ -63,7 +63,7 @@ export class WhisperModel {
   ): Promise<TranscriptionResult> {
     const duration = job.audio.length / WHISPER_SAMPLE_RATE;
     const audio = job.audio;
-    const request = {
+    const request: TranscriptionJob = {
       audio,
       task: job.task,
       language: job.language,

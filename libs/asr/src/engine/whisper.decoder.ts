@@ -17,6 +17,20 @@ export interface DecoderState {
   cross?: Record<string, Tensor>;
   /** Positions in the self-attention cache. */
   length: number;
+  /** The batch this sequence last ran in (its caches as that run's batched tensors). */
+  batch?: KvBatch;
+}
+
+/**
+ * The caches of sequences that ran together, batched. While the same sequences keep stepping
+ * together (the common case: jobs that started together), the next run takes these tensors as
+ * they are; rows are copied out only when the membership changes. The cross-attention KV
+ * (frames × dModel per layer, megabytes per sequence) would otherwise be copied every step.
+ */
+interface KvBatch {
+  readonly members: readonly DecoderState[];
+  readonly self: Record<string, Tensor>;
+  readonly cross: Record<string, Tensor>;
 }
 
 export interface StepOutput {
@@ -110,12 +124,24 @@ export class WhisperDecoder {
         1,
         dModel,
       ]);
+      const states = group.map((step) => step.state);
+      const batch = states[0].batch;
+      const same =
+        rows > 1 &&
+        batch !== undefined &&
+        batch.members.length === rows &&
+        batch.members.every((member, row) => member === states[row]);
+      for (const state of states) if (!same) unbatch(state);
       for (let layer = 0; layer < layers; layer++)
         for (const kind of ['key', 'value']) {
           const self = `past_key_values.${layer}.decoder.${kind}`;
           const cross = `past_key_values.${layer}.encoder.${kind}`;
-          feeds[self] = concatRows(group.map((step) => step.state.self![self]));
-          feeds[cross] = concatRows(group.map((step) => step.state.cross![cross]));
+          feeds[self] = same
+            ? batch!.self[self]
+            : concatRows(states.map((state) => state.self![self]));
+          feeds[cross] = same
+            ? batch!.cross[cross]
+            : concatRows(states.map((state) => state.cross![cross]));
         }
     }
     const wantAttention = group.some((step) => step.attention) && this.graph.hasCrossAttentions;
@@ -129,26 +155,21 @@ export class WhisperDecoder {
     if (wantAttention)
       for (const layer of attentionLayers) fetches.push(`cross_attentions.${layer}`);
     const out = await this.session.run(feeds, fetches);
+    const self: Record<string, Tensor> = {};
+    const cross: Record<string, Tensor> = {};
+    for (let layer = 0; layer < layers; layer++)
+      for (const kind of ['key', 'value']) {
+        self[`past_key_values.${layer}.decoder.${kind}`] = out[`present.${layer}.decoder.${kind}`];
+        const name = `past_key_values.${layer}.encoder.${kind}`;
+        cross[name] = first ? out[`present.${layer}.encoder.${kind}`] : feeds[name];
+      }
+    const batch: KvBatch | undefined =
+      rows > 1 ? { members: group.map((step) => step.state), self, cross } : undefined;
     group.forEach((step, row) => {
       const state = step.state;
-      const self: Record<string, Tensor> = {};
-      const cross: Record<string, Tensor> = state.cross ?? {};
-      for (let layer = 0; layer < layers; layer++)
-        for (const kind of ['key', 'value']) {
-          self[`past_key_values.${layer}.decoder.${kind}`] = rowOf(
-            out[`present.${layer}.decoder.${kind}`],
-            row,
-            rows,
-          );
-          if (first)
-            cross[`past_key_values.${layer}.encoder.${kind}`] = rowOf(
-              out[`present.${layer}.encoder.${kind}`],
-              row,
-              rows,
-            );
-        }
-      state.self = self;
-      state.cross = cross;
+      state.batch = batch;
+      state.self = batch ? undefined : self;
+      state.cross = batch ? undefined : cross;
       state.length += tokens;
       const logitsData = out.logits.data as Float32Array;
       const size = tokens * vocabSize;
@@ -165,6 +186,21 @@ export class WhisperDecoder {
       step.resolve({ logits, attention });
     });
   }
+}
+
+/** Gives a sequence its own caches again (its row of the batch it last ran in). */
+function unbatch(state: DecoderState): void {
+  const batch = state.batch;
+  if (!batch) return;
+  const row = batch.members.indexOf(state);
+  const rows = batch.members.length;
+  state.self = Object.fromEntries(
+    Object.entries(batch.self).map(([name, tensor]) => [name, rowOf(tensor, row, rows)]),
+  );
+  state.cross = Object.fromEntries(
+    Object.entries(batch.cross).map(([name, tensor]) => [name, rowOf(tensor, row, rows)]),
+  );
+  state.batch = undefined;
 }
 
 /** Concatenates [1, ...] tensors along the first axis (no copy for one). */

@@ -16,8 +16,14 @@ export interface WhisperFeatures {
   window(audio: Float32Array, seek: number): Promise<WindowFeatures>;
 }
 
+/**
+ * `padding`: 'mel' (default) zeroes the log-mel past the audio as openai-whisper and
+ * faster-whisper do; 'audio' keeps the log-mel of the zero-padded audio, as transformers'
+ * WhisperFeatureExtractor gives it (what transformers' generate and pipeline see).
+ */
 export async function whisperFeatures(
   preprocessorConfig: Record<string, unknown>,
+  padding: 'mel' | 'audio' = 'mel',
 ): Promise<WhisperFeatures> {
   const { WhisperFeatureExtractor } = await import('@huggingface/transformers');
   const extractor = new WhisperFeatureExtractor(preprocessorConfig);
@@ -31,7 +37,7 @@ export async function whisperFeatures(
       };
       const features = input_features.data;
       const total = input_features.dims[2];
-      if (frames < total)
+      if (padding === 'mel' && frames < total)
         for (let bin = 0; bin < input_features.dims[1]; bin += 1)
           features.fill(0, bin * total + frames, (bin + 1) * total);
       return { features, frames };

@@ -58,29 +58,19 @@ function applyTimestampRules(
     logits.fill(-Infinity, timestampBegin + MAX_INITIAL_TIMESTAMP_INDEX + 1);
   }
   // When the timestamps together are likelier than any single text token, sample a timestamp.
-  const logprobs = logSoftmax(logits);
-  let timestampLogprob = -Infinity;
-  for (let i = timestampBegin; i < logprobs.length; i += 1)
-    timestampLogprob = logAddExp(timestampLogprob, logprobs[i]);
+  // Compared on the logits: log-softmax subtracts the same normaliser from both sides.
+  const timestampLogit = logSumExp(logits, timestampBegin, logits.length);
   let maxText = -Infinity;
-  for (let i = 0; i < timestampBegin; i += 1) if (logprobs[i] > maxText) maxText = logprobs[i];
-  if (timestampLogprob > maxText) logits.fill(-Infinity, 0, timestampBegin);
+  for (let i = 0; i < timestampBegin; i += 1) if (logits[i] > maxText) maxText = logits[i];
+  if (timestampLogit > maxText) logits.fill(-Infinity, 0, timestampBegin);
 }
 
-export function logSoftmax(logits: Float32Array): Float32Array {
+/** log Σ exp(values[from..to)), without allocating (runs on every decoding step). */
+export function logSumExp(values: Float32Array, from = 0, to = values.length): number {
   let max = -Infinity;
-  for (const value of logits) if (value > max) max = value;
+  for (let i = from; i < to; i += 1) if (values[i] > max) max = values[i];
+  if (max === -Infinity) return -Infinity;
   let sum = 0;
-  for (const value of logits) sum += Math.exp(value - max);
-  const logSum = max + Math.log(sum);
-  const out = new Float32Array(logits.length);
-  for (let i = 0; i < logits.length; i += 1) out[i] = logits[i] - logSum;
-  return out;
-}
-
-function logAddExp(a: number, b: number): number {
-  if (a === -Infinity) return b;
-  if (b === -Infinity) return a;
-  const max = Math.max(a, b);
-  return max + Math.log(Math.exp(a - max) + Math.exp(b - max));
+  for (let i = from; i < to; i += 1) sum += Math.exp(values[i] - max);
+  return max + Math.log(sum);
 }

@@ -3,7 +3,7 @@
 // reply per final segment and then one with the transcript (the pool's `stream` yields replies,
 // not results, so the transcript travels as the last reply and the job's result is empty).
 import type {
-  TranscriptionTask,
+  TranscriptionJob,
   TranscriptSegment,
   TranscriptWord,
   WhisperModelInfo,
@@ -20,14 +20,8 @@ export interface WhisperEngineInfo extends WhisperModelInfo {
   readonly decoderOutputs: readonly string[];
 }
 
-export interface WhisperEngineRequest {
-  readonly audio: Float32Array;
-  readonly task: TranscriptionTask;
-  readonly language?: string;
-  readonly prompt?: string;
-  readonly temperature: number;
-  readonly wordTimestamps: boolean;
-}
+/** The job as the service gives it; its audio buffer is transferred to the worker. */
+export type WhisperEngineRequest = TranscriptionJob;
 
 export interface WhisperEngineResult {
   readonly language: string;

@@ -20,6 +20,8 @@ export interface WindowSplit {
   readonly segments: TokenSegment[];
   /** Mel frames to advance. */
   readonly advance: number;
+  /** Sampled tokens the segments hold; the rest (a cut-off tail) is decoded again next window. */
+  readonly kept: number;
 }
 
 /**
@@ -55,7 +57,7 @@ export function splitWindow(
     const advance = singleTimestampEnding
       ? segmentFrames
       : (tokens[last - 1] - timestampBegin) * INPUT_STRIDE;
-    return { segments, advance };
+    return { segments, advance, kept: last };
   }
   let duration = segmentFrames / FRAMES_PER_SECOND;
   const timestamps = tokens.filter((token) => token >= timestampBegin);
@@ -65,5 +67,6 @@ export function splitWindow(
   return {
     segments: [{ start: offset, end: offset + duration, tokens: [...tokens] }],
     advance: segmentFrames,
+    kept: n,
   };
 }

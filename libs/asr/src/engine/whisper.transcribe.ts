@@ -35,8 +35,11 @@ export interface WindowInput {
 }
 
 export interface WindowAlignment {
-  /** sot sequence, the window's sampled tokens and <|endoftext|>. */
+  /** The initial tokens (previous text, sot sequence), the sampled ones and <|endoftext|>. */
   readonly tokens: readonly number[];
+  readonly prefixLength: number;
+  /** Words only from tokens before this index (the tail past the last segment is dropped). */
+  readonly textEnd: number;
   /** Per alignment head [rows, frames], rows as WindowDecoding.attention. */
   readonly attention: readonly Float32Array[];
   readonly rows: number;
@@ -44,6 +47,7 @@ export interface WindowAlignment {
   readonly validFrames: number;
   /** Seconds. */
   readonly offset: number;
+  readonly language: string;
 }
 
 export interface WindowBackend {
@@ -97,7 +101,6 @@ export async function transcribeAudio(
     const initial = prompt.length > 0 ? [vocab.sotPrev, ...prompt, ...sot] : sot;
     const sotIndex = prompt.length > 0 ? prompt.length + 1 : 0;
     let result: WindowDecoding | undefined;
-    let text = '';
     let ratio = 0;
     for (const temperature of temperatures) {
       result = await backend.decode(window.encoder, {
@@ -110,8 +113,9 @@ export async function transcribeAudio(
         signal: options.signal,
       });
       outputTokens += result.tokens.length + 1;
-      text = backend.decodeText(result.tokens.filter((token) => token < vocab.eot));
-      ratio = compressionRatio(text);
+      ratio = compressionRatio(
+        backend.decodeText(result.tokens.filter((token) => token < vocab.eot)),
+      );
       if (!needsFallback(result, ratio)) break;
     }
     const decoded = result!;
@@ -142,11 +146,14 @@ export async function transcribeAudio(
     if (job.wordTimestamps && backend.align && decoded.attention)
       words.push(
         ...backend.align({
-          tokens: [...sot, ...decoded.tokens, vocab.eot],
+          tokens: [...initial, ...decoded.tokens, ...(decoded.ended ? [vocab.eot] : [])],
+          prefixLength: initial.length,
+          textEnd: initial.length + split.kept,
           attention: decoded.attention,
           rows: decoded.attentionRows,
           validFrames: Math.floor(frames / 2),
           offset: seek / 100,
+          language,
         }),
       );
     for (const segment of current) {

@@ -5,7 +5,7 @@
 // full. The job's signal is checked between steps.
 import type { Tensor } from 'onnxruntime-node';
 import type { WhisperDecoder } from './whisper.decoder';
-import { filterLogits, logSoftmax } from './whisper.logits';
+import { filterLogits, logSumExp } from './whisper.logits';
 import type { WhisperVocab } from './whisper.vocab';
 
 /** The decoder's context (n_text_ctx of every Whisper size). */
@@ -27,14 +27,16 @@ export interface WindowAsk {
 export interface WindowDecoding {
   /** Sampled tokens, without <|endoftext|>. */
   readonly tokens: number[];
+  /** Whether <|endoftext|> ended the window (false: the context filled up). */
+  readonly ended: boolean;
   readonly sumLogprob: number;
   /** sumLogprob / (tokens + 1), as openai-whisper's avg_logprob. */
   readonly avgLogprob: number;
   readonly noSpeechProb: number;
   readonly temperature: number;
   /**
-   * Per alignment head [rows, frames]: one row per decoder input position after the prompt, i.e.
-   * the sot sequence then each sampled token (the last one, <|endoftext|>, is never fed).
+   * Per alignment head [rows, frames]: one row per decoder input, i.e. the initial tokens then
+   * each sampled token (the last one, <|endoftext|>, is never fed).
    */
   readonly attention?: Float32Array[];
   readonly attentionRows: number;
@@ -48,7 +50,6 @@ export async function decodeWindow(
 ): Promise<WindowDecoding> {
   const state = { encoder, length: 0 };
   const sampleBegin = ask.initial.length;
-  const promptRows = ask.sotIndex;
   const maxTokens = TEXT_CONTEXT - sampleBegin;
   const tokens: number[] = [];
   const attentionParts: Float32Array[][] = [];
@@ -56,35 +57,36 @@ export async function decodeWindow(
   let sumLogprob = 0;
   let noSpeechProb = 0;
   let input: readonly number[] = ask.initial;
+  let ended = false;
   const vocabSize = decoder.graph.vocabSize;
   for (;;) {
     ask.signal?.throwIfAborted();
     const out = await decoder.step(state, input, ask.attention);
     ask.signal?.throwIfAborted();
     if (out.attention) {
-      const skip = input === ask.initial ? promptRows : 0;
-      attentionRows += input.length - skip;
-      attentionParts.push(
-        out.attention.map((head) => head.subarray((head.length / input.length) * skip)),
-      );
+      attentionRows += input.length;
+      attentionParts.push(out.attention);
     }
     if (input === ask.initial && vocab.noSpeech !== undefined) {
       const row = out.logits.subarray(ask.sotIndex * vocabSize, (ask.sotIndex + 1) * vocabSize);
-      noSpeechProb = Math.exp(logSoftmax(row)[vocab.noSpeech]);
+      noSpeechProb = Math.exp(row[vocab.noSpeech] - logSumExp(row));
     }
     const logits = out.logits.slice((input.length - 1) * vocabSize, input.length * vocabSize);
     filterLogits(logits, tokens, vocab, ask.timestamps);
-    const logprobs = logSoftmax(logits);
     const next =
       ask.temperature === 0 ? argmax(logits) : sample(logits, ask.temperature, ask.random);
-    sumLogprob += logprobs[next];
-    if (next === vocab.eot) break;
+    sumLogprob += logits[next] - logSumExp(logits);
+    if (next === vocab.eot) {
+      ended = true;
+      break;
+    }
     tokens.push(next);
     if (tokens.length >= maxTokens) break;
     input = [next];
   }
   return {
     tokens,
+    ended,
     sumLogprob,
     avgLogprob: sumLogprob / (tokens.length + 1),
     noSpeechProb,
