@@ -18,8 +18,11 @@ export const AUDIO_DECODER_DEMUXERS = ['mp3', 'mov', 'wav', 'matroska', 'ogg', '
 export const DECODER_PROBE_BYTES = 5_000_000;
 export const DECODER_ANALYZE_MICROSECONDS = 5_000_000;
 
-/** The whole argument list for the file at `inputPath` → mono f32le at `sampleRate` on stdout. */
-export function audioDecoderArgs(inputPath: string, sampleRate: number): string[] {
+/**
+ * The whole argument list for the file at `inputPath` → mono f32le at `sampleRate`, written to
+ * `output` (an ffmpeg URL: `unix:<socket path>` for the decoder, `pipe:1` for stdout).
+ */
+export function audioDecoderArgs(inputPath: string, sampleRate: number, output: string): string[] {
   return [
     ...['-hide_banner', '-nostdin', '-nostats', '-v', 'error'],
     // Input: a local file and nothing else (no http, no tcp, no data: URLs a playlist could
@@ -34,6 +37,6 @@ export function audioDecoderArgs(inputPath: string, sampleRate: number): string[
     ...['-map', '0:a:0', '-vn', '-sn', '-dn'],
     // Mixed down to mono and resampled as openai-whisper's load_audio does (-ac 1 -ar 16000),
     // kept as float32 rather than its 16-bit (what the feature extractor takes, no rounding).
-    ...['-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:1'],
+    ...['-ac', '1', '-ar', String(sampleRate), '-c:a', 'pcm_f32le', '-f', 'f32le', output],
   ];
 }

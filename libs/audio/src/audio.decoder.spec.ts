@@ -7,6 +7,7 @@ import { TRANSCRIPTION_INPUT_FORMATS } from './audio-format';
 import { decodeAudio } from './audio.decoder';
 import { AudioDecodeError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';
+import { spawnHelper } from './spawn.helper';
 
 const run = promisify(execFile);
 const RATE = 16000;
@@ -95,6 +96,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
+  spawnHelper().close();
   if (savedTmpdir === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = savedTmpdir;
   fs.rmSync(work, { recursive: true, force: true });

@@ -1,16 +1,19 @@
 // The decoder: an uploaded recording in any of TRANSCRIPTION_INPUT_FORMATS → mono float32
 // samples at the rate asked (16 kHz for Whisper), by an ffmpeg child process, so that no
-// demuxing, decoding or resampling runs on the event loop. The upload is spooled to a private
+// demuxing, decoding or resampling runs on the event loop — nor the fork that starts ffmpeg
+// (spawn.helper.ts starts it; the samples come back over a Unix socket). The upload is spooled to a private
 // temporary file first (upload.spool.ts: mp4's index may sit at its end, out of a pipe's reach),
 // held there once and removed whatever happens. A hostile file is bounded three ways: what
 // ffmpeg may open and probe (audio-decoder.args.ts), how many seconds of samples it may produce
 // (maxSeconds: reading stops and the child is killed) and how long it may take (timeoutMs: the
 // child is killed). Every way an input can fail is an AudioDecodeError naming the formats.
-import { spawn } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
 import { audioDecoderArgs } from './audio-decoder.args';
 import { TRANSCRIPTION_INPUT_FORMATS } from './audio-format';
 import { AudioDecodeError, FfmpegProcessError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';
+import { spawnHelper, type HelperChild, type HelperExit } from './spawn.helper';
 import { spoolUpload } from './upload.spool';
 
 /** Two minutes: a 25 MB upload of any supported format decodes in a fraction of that. */
@@ -21,8 +24,6 @@ export const DEFAULT_DECODE_TIMEOUT_MS = 120_000;
  */
 export const DEFAULT_DECODE_MAX_SECONDS = 2 * 3600;
 
-/** ffmpeg's stderr kept for AudioDecodeError.detail: its last lines are the explanation. */
-const STDERR_TAIL_CHARS = 2048;
 /** Bytes of samples copied per event-loop turn when the output is assembled (well under 1 ms). */
 const ASSEMBLE_SLICE_BYTES = 2 * 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
@@ -81,16 +82,12 @@ export async function decodeAudio(
   try {
     if (upload.bytes === 0) throw undecodable('the file is empty');
     const maxSeconds = options.maxSeconds ?? DEFAULT_DECODE_MAX_SECONDS;
-    const { chunks, bytes } = await runDecoder(
-      ffmpegPath,
-      audioDecoderArgs(upload.path, sampleRate),
-      {
-        maxBytes: Math.floor(maxSeconds * sampleRate) * Float32Array.BYTES_PER_ELEMENT,
-        maxSeconds,
-        timeoutMs: options.timeoutMs ?? DEFAULT_DECODE_TIMEOUT_MS,
-        signal,
-      },
-    );
+    const { chunks, bytes } = await runDecoder(ffmpegPath, upload.path, upload.dir, sampleRate, {
+      maxBytes: Math.floor(maxSeconds * sampleRate) * Float32Array.BYTES_PER_ELEMENT,
+      maxSeconds,
+      timeoutMs: options.timeoutMs ?? DEFAULT_DECODE_TIMEOUT_MS,
+      signal,
+    });
     if (bytes < Float32Array.BYTES_PER_ELEMENT) throw undecodable('it holds no audio samples');
     return await assemble(chunks, bytes);
   } finally {
@@ -105,27 +102,64 @@ interface DecoderLimits {
   signal?: AbortSignal;
 }
 
-/** Runs ffmpeg to its end (or until a limit), collecting stdout; the child is gone on return. */
+/**
+ * Runs ffmpeg to its end (or until a limit) and collects its output. ffmpeg is started by the
+ * spawn helper (spawn.helper.ts: no fork of this process on the event loop) and writes its
+ * samples to a Unix socket this process listens on, in the upload's private directory (mode
+ * 0700: nobody else can connect); the socket is read like a pipe, with backpressure. Settles
+ * once the child has exited and its output has been read: the child is gone on return.
+ */
 function runDecoder(
   ffmpegPath: string,
-  args: string[],
+  inputPath: string,
+  dir: string,
+  sampleRate: number,
   limits: DecoderLimits,
 ): Promise<{ chunks: Buffer[]; bytes: number }> {
+  const socketPath = path.join(dir, 'samples.sock');
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const chunks: Buffer[] = [];
     let bytes = 0;
-    let stderr = '';
-    let spawnError: Error | undefined;
+    let child: HelperChild | undefined;
+    let exit: HelperExit | undefined;
+    let output: net.Socket | undefined;
+    let outputClosed = false;
+    let settled = false;
     /** Why we stopped it: the first limit crossed (or the abort), reported instead of its exit. */
     let stopped: { error: unknown } | undefined;
 
-    const stop = (error: unknown): void => {
+    const server = net.createServer((socket) => {
+      if (output) return void socket.destroy(); // only ffmpeg's own, first connection
+      output = socket;
+      server.close();
+      socket.on('data', (chunk: Buffer) => {
+        if (stopped) return;
+        bytes += chunk.length;
+        if (bytes > limits.maxBytes) {
+          stop(
+            new AudioDecodeError(
+              `The audio is too long: more than the ${limits.maxSeconds} s allowed.`,
+              'too-long',
+            ),
+          );
+          return;
+        }
+        chunks.push(chunk);
+      });
+      socket.on('error', () => undefined); // a killed ffmpeg resets it; its exit says why
+      socket.once('close', () => {
+        outputClosed = true;
+        settle();
+      });
+    });
+
+    function stop(error: unknown): void {
       if (stopped) return;
       stopped = { error };
-      child.kill('SIGKILL');
-      child.stdout.destroy(); // unread output would hold 'close' back
-    };
+      child?.kill();
+      output?.destroy();
+      settle();
+    }
     const timer = setTimeout(
       () =>
         stop(
@@ -140,54 +174,52 @@ function runDecoder(
     if (limits.signal?.aborted) onAbort();
     else limits.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stopped) return;
-      bytes += chunk.length;
-      if (bytes > limits.maxBytes) {
-        stop(
-          new AudioDecodeError(
-            `The audio is too long: more than the ${limits.maxSeconds} s allowed.`,
-            'too-long',
-          ),
-        );
-        return;
-      }
-      chunks.push(chunk);
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => {
-      stderr = (stderr + text).slice(-STDERR_TAIL_CHARS);
-    });
-    child.once('error', (error) => {
-      spawnError ??= error;
-    });
-    // 'close' comes after 'exit' and after the pipes closed; after a failed spawn it comes too.
-    child.once('close', (exitCode, signalCode) => {
+    /** Ends the run once ffmpeg has exited (or never started) and its output is read. */
+    function settle(): void {
+      if (settled) return;
+      if (child && !exit) return; // it runs (or is being killed): wait for its exit
+      if (!stopped && output && !outputClosed) return; // the last samples are on their way
+      settled = true;
       clearTimeout(timer);
       limits.signal?.removeEventListener('abort', onAbort);
-      const explanation = stderr.trim();
+      server.close();
+      output?.destroy();
+      const explanation = exit?.stderr.trim() ?? '';
       if (stopped) reject(stopped.error);
-      else if (spawnError)
+      else if (!exit || exit.error !== undefined)
         reject(
           new FfmpegProcessError(
-            `could not start ffmpeg: ${spawnError.message}`,
+            `could not start ffmpeg: ${exit?.error ?? 'no exit status'}`,
             null,
             null,
             explanation,
           ),
         );
-      else if (signalCode !== null)
+      else if (exit.signal !== null)
         // Not our kill: the machine's (memory), or an operator's. Not the client's input.
         reject(
           new FfmpegProcessError(
-            `ffmpeg (decoder) was killed by ${signalCode}`,
-            exitCode,
-            signalCode,
+            `ffmpeg (decoder) was killed by ${exit.signal}`,
+            exit.code,
+            exit.signal,
             explanation,
           ),
         );
-      else if (exitCode !== 0) reject(undecodable(explain(explanation), explanation));
+      else if (exit.code !== 0) reject(undecodable(explain(explanation), explanation));
       else resolve({ chunks, bytes });
+    }
+
+    server.once('error', (error) => stop(error));
+    server.listen(socketPath, () => {
+      if (stopped) return settle();
+      const args = audioDecoderArgs(inputPath, sampleRate, `unix:${socketPath}`);
+      child = spawnHelper().spawn(ffmpegPath, args);
+      void child.exited.then((status) => {
+        exit = status;
+        // ffmpeg failed before it opened its output (not audio, no audio stream): nothing comes.
+        if (!output) server.close();
+        settle();
+      });
     });
   });
 }

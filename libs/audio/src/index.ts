@@ -43,4 +43,5 @@ export {
   type LocatedBinary,
 } from './ffmpeg.locate';
 export { probeAudio, type AudioProbe } from './ffprobe.probe';
+export { SpawnHelper, spawnHelper, type HelperChild, type HelperExit } from './spawn.helper';
 export { float32ToInt16, int16ToLittleEndianBytes } from './pcm.convert';

@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export interface SpooledUpload {
+  /** The private directory (for the decoder's own files: its output socket). */
+  readonly dir: string;
   /** The file holding the upload's bytes. */
   readonly path: string;
   /** How many bytes it holds. */
@@ -57,5 +59,5 @@ export async function spoolUpload(
     await removeDir(dir);
     throw error;
   }
-  return { path: file, bytes, remove: () => removeDir(dir) };
+  return { dir, path: file, bytes, remove: () => removeDir(dir) };
 }
