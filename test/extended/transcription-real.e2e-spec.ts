@@ -6,7 +6,7 @@
 // (transcription-corpus.json):
 //
 // - 10 clips: Tessera's greedy transcript against faster-whisper's on the same weights
-//   (`run.sh whisper-oracle`: CTranslate2 float32, beam 1, temperature 0, timestamps), word for
+//   (`run.sh faster-whisper-oracle`: CTranslate2 float32, beam 1, temperature 0, timestamps), word for
 //   word (case, whitespace and punctuation aside). Every difference is printed. faster-whisper pads
 //   a window shorter than 30 s with zeros in the log-mel domain, where Whisper, transformers and
 //   transformers.js pad the audio with silence, so on a clip whose greedy choice is close the
@@ -104,7 +104,7 @@ async function fasterWhisper(files: readonly string[]): Promise<string[]> {
   const out = path.join(dir, 'faster-whisper.json');
   await run(
     'bash',
-    [path.join(repoRoot(), 'tools/fixtures/run.sh'), 'whisper-oracle', out, ...files],
+    [path.join(repoRoot(), 'tools/fixtures/run.sh'), 'faster-whisper-oracle', out, ...files],
     {
       cwd: repoRoot(),
       maxBuffer: 64 * 1024 * 1024,
