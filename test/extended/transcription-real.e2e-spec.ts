@@ -13,9 +13,9 @@
 //   words can differ (`run.sh real-whisper --verify` shows it on 1 of the 10: CTranslate2 given
 //   transformers' features picks transformers' tokens, logits within 1e-4): at most 1 clip may.
 // - word error rate over the 10 clips against the known text ≤ 15%.
-// - a ~3-minute clip of 46 distinct sentences (1 s pauses): transcribed over 30 s windows with no sentence lost
-//   (at least half of each one's words matched by a word alignment of the whole text) and none repeated (no 4-word run of a sentence heard
-//   twice).
+// - a ~3-minute clip of 46 distinct sentences (1 s pauses): transcribed over 30 s windows with
+//   no sentence lost (at least half of each one's words matched by a word alignment of the whole
+//   text) and none repeated (no 4-word run of a sentence heard more often than the text has it).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
