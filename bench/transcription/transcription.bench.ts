@@ -89,6 +89,9 @@ async function main(): Promise<void> {
     clips.set(seconds, await fw.makeClip(seconds, join(scratch, `clip-${seconds}.wav`), PIPER_DIR));
   }
 
+  // A 120 s clip four times at once on two cores takes minutes; the default 60 s upstream deadline
+  // would turn it into a 504. The stack inherits this environment.
+  process.env.TESSERA_REQUEST_TIMEOUT_MS ??= '900000';
   const stack = await TesseraStack.start({
     launcher: join(REPO, 'dist', 'tools', 'stack', 'start.js'),
     models: models.map((m) => ({ id: m.id, capability: 'transcription' as const, source: m.dir })),

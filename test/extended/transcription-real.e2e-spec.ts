@@ -48,6 +48,9 @@ beforeAll(async () => {
   if (!fs.existsSync(path.join(MODEL_DIR, 'onnx/decoder_model_merged.onnx'))) {
     throw new Error(`${MODEL_DIR} is missing: run bash tools/fixtures/run.sh real-whisper`);
   }
+  // The ~3-minute clip may take longer than the default 60 s upstream deadline on a slow machine
+  // (this checks windows, not speed); the stack inherits this environment.
+  process.env.TESSERA_REQUEST_TIMEOUT_MS ??= '600000';
   stack = await TesseraStack.start({
     launcher: LAUNCHER,
     models: [{ id: MODEL, capability: 'transcription', source: MODEL_DIR }],
