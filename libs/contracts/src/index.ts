@@ -45,3 +45,14 @@ export type * from './generated/tessera/v1/SynthesizeRequest';
 export type * from './generated/tessera/v1/AudioChunk';
 export type * from './generated/tessera/v1/SpeechUsage';
 export type { SpeechClient, SpeechHandlers } from './generated/tessera/v1/Speech';
+export type * from './generated/tessera/v1/TranscriptionConfig';
+export type * from './generated/tessera/v1/TranscribeRequest';
+export type * from './generated/tessera/v1/TranscribeEvent';
+export type * from './generated/tessera/v1/TranscribeResponse';
+export type * from './generated/tessera/v1/TranscriptDelta';
+export type * from './generated/tessera/v1/Segment';
+export type * from './generated/tessera/v1/Word';
+export type {
+  TranscriptionClient,
+  TranscriptionHandlers,
+} from './generated/tessera/v1/Transcription';
