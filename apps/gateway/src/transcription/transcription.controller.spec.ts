@@ -163,6 +163,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // fetch's keep-alive sockets would hold the server's close open.
+  (app?.getHttpServer() as import('node:http').Server | undefined)?.closeAllConnections();
   await app?.close();
   await host?.close(0);
 });
@@ -202,14 +204,10 @@ function expectError(
   message?: RegExp,
 ) {
   expect(response.status).toBe(status);
-  expect(response.body).toEqual({
-    error: {
-      message: message ? expect.stringMatching(message) : expect.any(String),
-      type: 'invalid_request_error',
-      param,
-      code: expect.toBeOneOf([null, expect.any(String)]),
-    },
-  });
+  const { error } = response.body as { error: Record<string, unknown> };
+  expect(Object.keys(error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  expect(error).toMatchObject({ type: 'invalid_request_error', param });
+  expect(error.message).toEqual(message ? expect.stringMatching(message) : expect.any(String));
 }
 
 describe('the upload', () => {
@@ -529,7 +527,15 @@ describe('bad requests', () => {
     ['an empty file', [model(), ['file', new Blob([])]], 400, 'file', /empty/],
   ];
 
-  it.each(cases)('%s → %i', async (_name, parts, status, param, message) => {
+  // Rows as objects: jest would take a missing last element for a `done` callback.
+  const rows = cases.map(([name, parts, status, param, message]) => ({
+    name,
+    parts,
+    status,
+    param,
+    message,
+  }));
+  it.each(rows)('$name → $status', async ({ parts, status, param, message }) => {
     const response = await postForm('/v1/audio/transcriptions', parts);
     expectError(response, status, param, message);
   });

@@ -64,7 +64,8 @@ export class TranscriptionController {
       return;
     }
     const { contentType, body } = transcriptBody(await transcriptOf(events), transcription);
-    await reply.type(contentType).send(body);
+    // 200, as OpenAI answers (Nest's default for a POST would be 201).
+    await reply.status(200).type(contentType).send(body);
   }
 
   /**
