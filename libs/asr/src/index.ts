@@ -2,3 +2,5 @@
 // decoding with timestamps over 30 s windows, and word alignment.
 export * from './transcription.contract';
 export * from './transcription.check';
+export { WhisperModel, type TranscribeOptions, type WhisperModelLoad } from './whisper.model';
+export { WhisperModelOptionsSchema, type WhisperModelOptions } from './whisper-model.options';

@@ -20,3 +20,21 @@ export const AUDIO_CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
 export function isAudioFormat(value: string): value is AudioFormat {
   return (AUDIO_FORMATS as readonly string[]).includes(value);
 }
+
+/**
+ * The upload formats of POST /v1/audio/transcriptions and /translations, as OpenAI lists them
+ * (mpeg and mpga are mp3 by other names; m4a is mp4 audio), plus ogg and flac. The decoder's
+ * error message names them; what ffmpeg may open is bounded by AUDIO_DECODER_DEMUXERS.
+ */
+export const TRANSCRIPTION_INPUT_FORMATS = [
+  'mp3',
+  'mp4',
+  'mpeg',
+  'mpga',
+  'm4a',
+  'wav',
+  'webm',
+  'ogg',
+  'flac',
+] as const;
+export type TranscriptionInputFormat = (typeof TRANSCRIPTION_INPUT_FORMATS)[number];

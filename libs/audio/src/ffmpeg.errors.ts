@@ -26,3 +26,23 @@ export class FfmpegProcessError extends Error {
 export class AudioEncoderAbortedError extends Error {
   override readonly name = 'AudioEncoderAbortedError';
 }
+
+/** Why an input could not be turned into samples; every one is the client's input, not a fault. */
+export type AudioDecodeFailure = 'undecodable' | 'too-long' | 'timeout';
+
+/**
+ * The upload is not audio the decoder can read (its message lists the supported formats), is
+ * longer than allowed, or took too long to decode. A service answers it as a bad argument.
+ */
+export class AudioDecodeError extends Error {
+  override readonly name = 'AudioDecodeError';
+
+  constructor(
+    message: string,
+    readonly reason: AudioDecodeFailure,
+    /** ffmpeg's own explanation (the end of its stderr), for the logs; not for the client. */
+    readonly detail = '',
+  ) {
+    super(message);
+  }
+}

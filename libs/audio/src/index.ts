@@ -1,13 +1,23 @@
 // @tessera/audio — audio in and out of Tessera: ffmpeg discovery (one place), the speech
-// response formats, and streaming encoders from PCM to mp3/opus/aac/flac/wav/pcm, run in an
-// ffmpeg child process so no encoding happens on the event loop. Transcription will add decoding.
+// response formats, streaming encoders from PCM to mp3/opus/aac/flac/wav/pcm, and the decoder of
+// transcription uploads (any supported format → mono float32), each run in an ffmpeg child
+// process so no encoding or decoding happens on the event loop.
 export {
   AUDIO_CONTENT_TYPES,
   AUDIO_FORMATS,
   SPEECH_OUTPUT_SAMPLE_RATE,
+  TRANSCRIPTION_INPUT_FORMATS,
   isAudioFormat,
   type AudioFormat,
+  type TranscriptionInputFormat,
 } from './audio-format';
+export { AUDIO_DECODER_DEMUXERS } from './audio-decoder.args';
+export {
+  DEFAULT_DECODE_MAX_SECONDS,
+  DEFAULT_DECODE_TIMEOUT_MS,
+  decodeAudio,
+  type DecodeAudioOptions,
+} from './audio.decoder';
 export {
   FfmpegAudioEncoder,
   createAudioEncoder,
@@ -15,7 +25,13 @@ export {
   type AudioEncoderOptions,
   type PcmChunk,
 } from './audio.encoder';
-export { AudioEncoderAbortedError, FfmpegNotFoundError, FfmpegProcessError } from './ffmpeg.errors';
+export {
+  AudioDecodeError,
+  AudioEncoderAbortedError,
+  FfmpegNotFoundError,
+  FfmpegProcessError,
+  type AudioDecodeFailure,
+} from './ffmpeg.errors';
 export {
   describeBinary,
   findFfmpeg,

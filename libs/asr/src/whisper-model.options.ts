@@ -1,0 +1,18 @@
+// The per-model `options` of a Whisper entry in the models file: the runtime's shared options
+// (workers, session settings, queue bound) and how the engine shares a worker between jobs.
+import { RuntimeOptionsSchema } from '@tessera/runtime';
+import { z } from 'zod';
+
+export const WhisperModelOptionsSchema = RuntimeOptionsSchema.extend({
+  /**
+   * Transcriptions in flight per worker. Above 1 their windows share encoder runs and their
+   * sequences at the same decoding step share decoder runs.
+   */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Most 30 s windows in one encoder run. */
+  max_encoder_batch: z.number().int().min(1).max(64).default(4),
+  /** Most sequences in one decoder step. */
+  max_decoder_batch: z.number().int().min(1).max(64).default(8),
+});
+
+export type WhisperModelOptions = z.infer<typeof WhisperModelOptionsSchema>;
