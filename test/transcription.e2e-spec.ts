@@ -3,6 +3,7 @@
 // random-weight Whisper fixtures, with test audio made now by ffmpeg in every upload format.
 // The fixture's words are noise; what is checked is the shape (against the spec's schemas), the
 // times, the formats, and every refusal with its status and error body.
+import { postForm as postMultipart, type FormPart } from './support/transcription-form';
 import OpenAI, { toFile } from 'openai';
 import { expectOpenAIError } from './support/openai-error.expect';
 import { expectSchema } from './support/openai-schemas';
@@ -24,26 +25,8 @@ beforeAll(async () => {
 
 const wavFile = (bytes = clip, name = 'clip.wav') => toFile(bytes, name, { type: 'audio/wav' });
 
-/** A raw multipart POST (for what the SDK cannot send), parsed when JSON. */
-async function postForm(path: string, parts: [string, string | Blob, string?][]) {
-  const form = new FormData();
-  for (const [name, value, filename] of parts) {
-    if (typeof value === 'string') form.append(name, value);
-    else form.append(name, value, filename ?? 'clip.wav');
-  }
-  const response = await fetch(`${stack().gateway.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_API_KEY}` },
-    body: form,
-  });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // plain text
-  }
-  return { status: response.status, body };
+function postForm(path: string, parts: FormPart[]) {
+  return postMultipart(`${stack().gateway.url}${path}`, TEST_API_KEY, parts);
 }
 
 /** The SDK's rejection as {status, body}. */

@@ -16,6 +16,10 @@ import {
   type TranscriptionConfig__Output,
 } from '@tessera/contracts';
 import { temporaryModelsFile, until } from '@tessera/testing';
+import {
+  postForm as postMultipart,
+  type FormPart,
+} from '../../../../test/support/transcription-form';
 import OpenAI, { toFile } from 'openai';
 import { createGatewayApp } from '../gateway.app';
 import { AUDIO_MESSAGE_BYTES } from './audio-upload.buffer';
@@ -173,26 +177,8 @@ const AUDIO = Buffer.from(Array.from({ length: 3 * AUDIO_MESSAGE_BYTES + 123 }, 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const audioFile = (bytes = AUDIO, name = 'clip.wav') => toFile(bytes, name, { type: 'audio/wav' });
 
-/** A multipart POST with the parts in the order given; a Blob value is a file part. */
-async function postForm(path: string, parts: [string, string | Blob, string?][]) {
-  const form = new FormData();
-  for (const [name, value, filename] of parts) {
-    if (typeof value === 'string') form.append(name, value);
-    else form.append(name, value, filename ?? 'clip.wav');
-  }
-  const response = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${API_KEY}` },
-    body: form,
-  });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // a plain body
-  }
-  return { status: response.status, headers: response.headers, body };
+function postForm(path: string, parts: FormPart[]) {
+  return postMultipart(`${url}${path}`, API_KEY, parts);
 }
 
 const wav = () => new Blob([AUDIO], { type: 'audio/wav' });
@@ -436,7 +422,7 @@ describe('streaming', () => {
 describe('bad requests', () => {
   const file = (): [string, Blob] => ['file', wav()];
   const model = (): [string, string] => ['model', 'whisper-1'];
-  const cases: [string, [string, string | Blob][], number, string | null, RegExp?][] = [
+  const cases: [string, FormPart[], number, string | null, RegExp?][] = [
     ['no file', [model()], 400, 'file', /Missing required parameter: 'file'/],
     ['no model', [file()], 400, 'model', /Missing required parameter: 'model'/],
     ['a model of another capability', [file(), ['model', 'tiny-bert']], 400, 'model'],
