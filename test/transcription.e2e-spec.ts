@@ -49,7 +49,9 @@ describe('every upload format', () => {
       model: 'whisper-1',
     });
     expectSchema('CreateTranscriptionResponseJson', result);
-    expect(result.usage).toEqual({ type: 'duration', seconds: 2 });
+    // Encoders pad a little (mp3, aac): 2 s of audio bills 2 or 3 seconds.
+    expect(result.usage).toMatchObject({ type: 'duration' });
+    expect([2, 3]).toContain((result.usage as { seconds: number }).seconds);
   });
 });
 
