@@ -47,7 +47,7 @@ export const CAPABILITY_SERVICES = {
     service: 'Transcription',
     protoFile: 'tessera/v1/transcription.proto',
     route: '/v1/audio/transcriptions',
-    project: null,
+    project: 'transcription',
   },
 } as const satisfies Record<string, CapabilityEntry>;
 

@@ -1,0 +1,89 @@
+// Loads, warms and looks up the Whisper models the models file lists for this service, and
+// counts the audio they transcribe.
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { WHISPER_SAMPLE_RATE, WhisperModel } from '@tessera/asr';
+import type { ServiceConfig } from '@tessera/config';
+import type { ModelSpec } from '@tessera/models';
+import { METRICS_REGISTRY } from '@tessera/observability';
+import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
+import { Counter, type Registry } from 'prom-client';
+import {
+  TranscriptionModelOptionsSchema,
+  type TranscriptionModelOptions,
+} from './transcription-model.options';
+
+export interface TranscriptionModel {
+  readonly spec: ModelSpec;
+  /** Unix seconds, stable across restarts (see `modelCreatedAt`), not the load time. */
+  readonly created: number;
+  readonly whisper: WhisperModel;
+  readonly options: TranscriptionModelOptions;
+}
+
+@Injectable()
+export class TranscriptionModels {
+  private readonly logger = new Logger(TranscriptionModels.name);
+  private readonly served = new ServedModels<TranscriptionModel>('transcription');
+  private readonly audioSeconds: Counter<'model'>;
+
+  constructor(
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.audioSeconds = new Counter({
+      name: 'tessera_transcription_audio_seconds_total',
+      help: 'Seconds of decoded input audio handed to the model',
+      labelNames: ['model'],
+      registers: [registry],
+    });
+  }
+
+  countAudio(model: TranscriptionModel, seconds: number): void {
+    this.audioSeconds.inc({ model: model.spec.id }, seconds);
+  }
+
+  /** Loads every model into its worker pool (resolved locally, never downloaded) and warms it. */
+  load(): Promise<void> {
+    return this.served.load(
+      this.config.modelsFile,
+      TranscriptionModelOptionsSchema,
+      async ({ spec, options, modelDir, created }) => {
+        const whisper = await WhisperModel.load({
+          modelDir,
+          runtime: options,
+          options,
+          onWarning: (message) => this.logger.warn(message),
+        }).catch((error: Error) => {
+          throw new Error(`transcription model '${spec.id}': ${error.message}`);
+        });
+        // One real run (a second of silence) so the first request pays no session warm-up.
+        await whisper.transcribe({
+          audio: new Float32Array(WHISPER_SAMPLE_RATE),
+          task: 'transcribe',
+          language: 'en',
+          temperature: 0,
+          wordTimestamps: false,
+        });
+        const { multilingual, wordTimestamps } = whisper.info;
+        this.logger.log(
+          `loaded ${spec.id}: ${multilingual ? 'multilingual' : 'English-only'}, ` +
+            `word timestamps ${wordTimestamps ? 'available' : 'unavailable'}`,
+        );
+        return { spec, created, whisper, options };
+      },
+    );
+  }
+
+  /** The loaded model a request names, by id or alias. */
+  find(name: string): TranscriptionModel | undefined {
+    return this.served.find(name);
+  }
+
+  all(): TranscriptionModel[] {
+    return this.served.all();
+  }
+
+  async close(): Promise<void> {
+    for (const model of this.served.all()) await model.whisper.close();
+  }
+}
