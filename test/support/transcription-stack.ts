@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { DynamicModule } from '@nestjs/common';
 import { locateFfmpeg } from '@tessera/audio';
 import { startCapabilityService } from '@tessera/service';
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
+import { TranscriptionModule } from '../../apps/transcription/src/transcription.module';
 import { startGateway, type TestService } from './test-stack';
 
 const run = promisify(execFile);
@@ -35,21 +35,7 @@ export function transcriptionModelsFile(): string {
   ]);
 }
 
-interface ServiceModule {
-  forRoot(config: {
-    host: string;
-    grpcPort: number;
-    httpPort: number;
-    modelsFile: string;
-  }): DynamicModule;
-}
-
 export async function startTranscriptionService(modelsFile = transcriptionModelsFile()) {
-  // apps/transcription lands beside this branch; required by path so that this file compiles
-  // before it does. TODO(lead): a static import once the service is on main.
-  const modulePath = path.join(__dirname, '../../apps/transcription/src/transcription.module');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { TranscriptionModule } = require(modulePath) as { TranscriptionModule: ServiceModule };
   return startCapabilityService(
     TranscriptionModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
     { logger: false },
