@@ -1,6 +1,7 @@
 // The official OpenAI schemas as validators (openai-chat.schemas.json: the components of the
 // spec that chat, error and model objects use; openai-moderation.schemas.json: the moderations
-// endpoint's; openai-speech.schemas.json: the speech endpoint's request and stream events; all
+// endpoint's; openai-speech.schemas.json: the speech endpoint's request and stream events;
+// openai-transcription.schemas.json: the transcription and translation responses and events; all
 // taken from the OpenAPI document), so e2e tests check every response and
 // every streamed chunk against the spec itself, not against our idea of it. The spec mixes
 // OpenAPI 3.0 `nullable` into its 3.1 schemas: those are rewritten to "this, or null" first, as
@@ -9,6 +10,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import chatSchemas from './openai-chat.schemas.json';
 import moderationSchemas from './openai-moderation.schemas.json';
 import speechSchemas from './openai-speech.schemas.json';
+import transcriptionSchemas from './openai-transcription.schemas.json';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 // Formats the spec uses; their values are checked by the tests where they matter.
@@ -21,6 +23,7 @@ ajv.addSchema({
       ...chatSchemas.components.schemas,
       ...moderationSchemas.components.schemas,
       ...speechSchemas.components.schemas,
+      ...transcriptionSchemas.components.schemas,
     },
   }),
 });

@@ -20,6 +20,7 @@ import {
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
+import { registerMultipartParser } from './http/multipart-body.parser';
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -44,6 +45,7 @@ export async function createGatewayApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
+  await registerMultipartParser(fastify);
   registerGatewayHooks(fastify, {
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
     metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),

@@ -10,6 +10,7 @@ import { GatewayCoreModule } from './gateway-core.module';
 import { ModelsModule } from './models/models.module';
 import { ModerationModule } from './moderation/moderation.module';
 import { SpeechModule } from './speech/speech.module';
+import { TranscriptionModule } from './transcription/transcription.module';
 import { GatewayReadiness } from './upstream/gateway.readiness';
 import { RequestScopeInterceptor } from './upstream/request-scope.interceptor';
 
@@ -27,6 +28,7 @@ export class GatewayModule {
         ChatModule,
         ModerationModule,
         SpeechModule,
+        TranscriptionModule,
       ],
       controllers: probes.controllers,
       // Each handler runs in its request's context: span, request id, disconnect signal.

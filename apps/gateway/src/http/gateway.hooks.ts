@@ -9,7 +9,9 @@ import { OpenAIError } from '../errors/openai-error';
 import { sendOpenAIError } from '../errors/openai-error.reply';
 import type { ApiKeyVerifier } from './api-key.verifier';
 import type { HttpMetrics } from './http.metrics';
+import { MAX_AUDIO_FORM_BYTES, audioFileTooLarge } from '../transcription/transcription.bounds';
 import { isJsonContentType } from './json-body.parser';
+import { isMultipartContentType } from './multipart-body.parser';
 import { isApiPath, pathOf } from './request.path';
 
 declare module 'fastify' {
@@ -79,12 +81,21 @@ export function registerGatewayHooks(
     if (!isApiPath(path)) return;
     const denied = deps.verifier.check(request.headers.authorization);
     if (denied) return refuse(request, reply, denied);
-    if (
-      request.method === 'POST' &&
-      !MULTIPART_PATHS.has(path) &&
-      !isJsonContentType(request.headers['content-type'])
-    ) {
-      return refuse(request, reply, OpenAIError.unsupportedMediaType());
+    if (request.method !== 'POST') return;
+    const contentType = request.headers['content-type'];
+    if (!MULTIPART_PATHS.has(path)) {
+      if (!isJsonContentType(contentType)) {
+        return refuse(request, reply, OpenAIError.unsupportedMediaType());
+      }
+      return;
+    }
+    // An upload: a JSON body (or any other) is refused unread, and so is one whose announced
+    // length cannot hold a file within the limit.
+    if (!isMultipartContentType(contentType)) {
+      return refuse(request, reply, OpenAIError.unsupportedMediaType('multipart/form-data'));
+    }
+    if (Number(request.headers['content-length'] ?? 0) > MAX_AUDIO_FORM_BYTES) {
+      return refuse(request, reply, audioFileTooLarge());
     }
   });
 }
