@@ -47,6 +47,8 @@ export async function startTranscriptionStack(modelsFile = transcriptionModelsFi
   const gateway = await startGateway({
     modelsFile,
     upstreams: { transcription: `127.0.0.1:${transcription.grpcPort}` },
+    // A 3-minute file on the random-weight fixture may fall back through every temperature.
+    requestTimeoutMs: 600_000,
   });
   return {
     transcription,

@@ -5,7 +5,11 @@
 // last. The caller going away aborts `ctx.signal`: ffmpeg is killed, no further window starts.
 import { Injectable } from '@nestjs/common';
 import { AudioDecodeError, TRANSCRIPTION_INPUT_FORMATS, decodeAudio } from '@tessera/audio';
-import { WHISPER_SAMPLE_RATE, type TranscriptSegment, type TranscriptionResult } from '@tessera/asr';
+import {
+  WHISPER_SAMPLE_RATE,
+  type TranscriptSegment,
+  type TranscriptionResult,
+} from '@tessera/asr';
 import {
   modelNotServed,
   type GrpcCallContext,

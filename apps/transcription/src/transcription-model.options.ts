@@ -9,7 +9,11 @@ export const TranscriptionModelOptionsSchema = WhisperModelOptionsSchema.extend(
    * Longest audio a request may carry once decoded. 25 MB of 8 kHz mono 8-bit audio is ~52 min;
    * a heavily compressed file could decode to far more, so the decoder stops here.
    */
-  max_audio_seconds: z.number().positive().max(4 * 3600).default(2 * 3600),
+  max_audio_seconds: z
+    .number()
+    .positive()
+    .max(4 * 3600)
+    .default(2 * 3600),
   /** Time ffmpeg may take to decode one upload before it is killed (a hostile file). */
   decode_timeout_ms: z.number().int().positive().max(600_000).default(60_000),
 }).strict();

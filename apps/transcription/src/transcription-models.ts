@@ -2,6 +2,7 @@
 // counts the audio they transcribe.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WHISPER_SAMPLE_RATE, WhisperModel } from '@tessera/asr';
+import { spawnHelper } from '@tessera/audio';
 import type { ServiceConfig } from '@tessera/config';
 import type { ModelSpec } from '@tessera/models';
 import { METRICS_REGISTRY } from '@tessera/observability';
@@ -44,6 +45,9 @@ export class TranscriptionModels {
 
   /** Loads every model into its worker pool (resolved locally, never downloaded) and warms it. */
   load(): Promise<void> {
+    // ffmpeg is started by a small helper process, so the service never forks its own large
+    // heap on the event loop per upload; its one fork happens here, before any request.
+    spawnHelper().start();
     return this.served.load(
       this.config.modelsFile,
       TranscriptionModelOptionsSchema,
@@ -85,5 +89,6 @@ export class TranscriptionModels {
 
   async close(): Promise<void> {
     for (const model of this.served.all()) await model.whisper.close();
+    spawnHelper().close();
   }
 }
