@@ -15,6 +15,10 @@ import {
 } from './support/transcription-stack';
 import { TEST_API_KEY } from './support/test-stack';
 
+// Random weights fall back through every temperature (up to six decodes of a window), and CI
+// shares two cores between two jest workers: a request may take far longer than the default.
+jest.setTimeout(300_000);
+
 const stack = useTranscriptionStack();
 const client = () => stack().gateway.client;
 

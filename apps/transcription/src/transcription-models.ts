@@ -45,9 +45,6 @@ export class TranscriptionModels {
 
   /** Loads every model into its worker pool (resolved locally, never downloaded) and warms it. */
   load(): Promise<void> {
-    // ffmpeg is started by a small helper process, so the service never forks its own large
-    // heap on the event loop per upload; its one fork happens here, before any request.
-    spawnHelper().start();
     return this.served.load(
       this.config.modelsFile,
       TranscriptionModelOptionsSchema,
@@ -89,6 +86,7 @@ export class TranscriptionModels {
 
   async close(): Promise<void> {
     for (const model of this.served.all()) await model.whisper.close();
+    // The ffmpeg spawn helper (started by the first upload) exits with its children.
     spawnHelper().close();
   }
 }
