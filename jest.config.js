@@ -15,7 +15,16 @@ module.exports = {
     '<rootDir>/bench/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/extended/'],
+  // test/k8s, test/cluster and test/tracing need Go-built tools: npm run test:chart, test:cluster,
+  // test:tracing.
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '/dist/',
+    '/test/extended/',
+    '/test/k8s/',
+    '/test/cluster/',
+    '/test/tracing/',
+  ],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   testTimeout: 60000,
