@@ -38,7 +38,8 @@ export function transcriptionModelsFile(): string {
 export async function startTranscriptionService(modelsFile = transcriptionModelsFile()) {
   return startCapabilityService(
     TranscriptionModule.forRoot({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile }),
-    { logger: false },
+    // Errors only: an unexpected failure (a 500) shows its cause in the CI log.
+    { logger: ['error'] },
   );
 }
 

@@ -1,6 +1,6 @@
 // Starting a capability service: Nest on Fastify for /healthz /readyz /metrics, the gRPC server
 // (through the module's CapabilityServiceHost), then waiting for the models to be warm.
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadServiceConfig, type ServiceConfig } from '@tessera/config';
@@ -18,8 +18,8 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  /** false silences Nest's logger (tests). */
-  logger?: false;
+  /** false silences Nest's logger (tests); levels keep only those (e.g. errors in CI logs). */
+  logger?: false | LogLevel[];
   /** Drain and exit on SIGTERM/SIGINT (a process of its own, not a test). */
   shutdownHooks?: boolean;
 }
@@ -32,7 +32,7 @@ export async function startCapabilityService(
   const app = await NestFactory.create<NestFastifyApplication>(
     module,
     new FastifyAdapter(),
-    options.logger === false ? { logger: false } : {},
+    options.logger === undefined ? {} : { logger: options.logger },
   );
   if (options.shutdownHooks) app.enableShutdownHooks();
   const config = app.get<ServiceConfig>(SERVICE_CONFIG);
