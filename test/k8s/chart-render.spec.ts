@@ -202,6 +202,16 @@ describe('GPU', () => {
     expect(modelsFileOf(chosen, 'chat').models[0].options.execution_providers).toEqual(['cpu']);
   });
 
+  it('rolls GPU pods in place where asked (no surge pod waiting for a GPU)', () => {
+    for (const component of onGpu) {
+      expect(gpu.deployment(component).spec.strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
+      });
+    }
+    expect(gpu.deployment('embeddings').spec.strategy).toBeUndefined();
+  });
+
   it('keeps the GPU count and the user tolerations', () => {
     const res = render({
       values: {
@@ -488,20 +498,33 @@ describe('models', () => {
     const volume = (r: Rendered, c: string) =>
       r.deployment(c).spec.template.spec.volumes.find((v: Loose) => v.name === 'model-cache');
     expect(volume(cpu, 'embeddings').emptyDir).toEqual({ sizeLimit: '10Gi' });
-    expect(volume(cpu, 'chat').persistentVolumeClaim).toEqual({
+    expect(cpu.ofKind('PersistentVolumeClaim')).toEqual([]);
+
+    const res = render({
+      values: {
+        chat: { modelCache: { type: 'pvc', size: '5Gi' } },
+        transcription: {
+          modelCache: { type: 'pvc', storageClass: 'fast', accessModes: ['ReadWriteMany'] },
+        },
+        speech: { modelCache: { type: 'pvc', existingClaim: 'voices' } },
+      },
+    });
+    expect(volume(res, 'chat').persistentVolumeClaim).toEqual({
       claimName: `${name('chat')}-model-cache`,
     });
-    const pvc = cpu.get('PersistentVolumeClaim', `${name('chat')}-model-cache`);
-    expect(pvc.spec).toEqual({
+    const chat = res.get('PersistentVolumeClaim', `${name('chat')}-model-cache`);
+    expect(chat.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
+    expect(chat.spec).toEqual({
       accessModes: ['ReadWriteOnce'],
       resources: { requests: { storage: '5Gi' } },
     });
-    expect(cpu.ofKind('PersistentVolumeClaim')).toHaveLength(2);
-    const existing = render({
-      values: { speech: { modelCache: { type: 'pvc', existingClaim: 'voices' } } },
+    expect(res.get('PersistentVolumeClaim', `${name('transcription')}-model-cache`).spec).toEqual({
+      accessModes: ['ReadWriteMany'],
+      storageClassName: 'fast',
+      resources: { requests: { storage: '10Gi' } },
     });
-    expect(volume(existing, 'speech').persistentVolumeClaim).toEqual({ claimName: 'voices' });
-    expect(existing.ofKind('PersistentVolumeClaim')).toEqual([]);
+    expect(volume(res, 'speech').persistentVolumeClaim).toEqual({ claimName: 'voices' });
+    expect(res.ofKind('PersistentVolumeClaim')).toHaveLength(2);
   });
 
   it('rolls only the changed component and the gateway when one component models change', () => {
