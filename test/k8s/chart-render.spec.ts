@@ -591,3 +591,62 @@ describe('ServiceMonitor', () => {
     expect(defaults.ofKind('ServiceMonitor')).toEqual([]);
   });
 });
+
+describe('pass-through values', () => {
+  const res = render({
+    values: {
+      image: { registry: '', repository: 'mirror/tessera', tag: '9.9.9' },
+      imagePullSecrets: [{ name: 'pull' }],
+      serviceAccount: { create: false, name: 'runner' },
+      jaeger: { enabled: true },
+      gateway: {
+        requestTimeoutMs: 600000,
+        extraEnv: [{ name: 'TESSERA_BODY_LIMIT_BYTES', value: '1048576' }],
+        podAnnotations: { team: 'ml' },
+      },
+      embeddings: {
+        nodeSelector: { pool: 'cpu' },
+        affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] } },
+        extraEnv: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=2048' }],
+      },
+    },
+  });
+
+  it('sets the image, pull secrets and service account of every pod', () => {
+    expect(container(res.deployment('chat')).image).toBe('mirror/tessera:9.9.9');
+    expect(container(res.deployment('speech')).image).toBe('tessera-ai/tessera-audio:9.9.9');
+    for (const { owner, spec } of res.podSpecs()) {
+      expect({ owner, secrets: spec.imagePullSecrets }).toEqual({ owner, secrets: [{ name: 'pull' }] });
+    }
+    for (const deployment of res.ofKind('Deployment')) {
+      expect(deployment.spec.template.spec.serviceAccountName).toBe('runner');
+    }
+    expect(res.ofKind('ServiceAccount')).toEqual([]);
+  });
+
+  it('adds the extra env, timeout, annotations and scheduling of a component only', () => {
+    const gateway = res.deployment('gateway');
+    expect(envOf(container(gateway))).toMatchObject({
+      TESSERA_REQUEST_TIMEOUT_MS: '600000',
+      TESSERA_BODY_LIMIT_BYTES: '1048576',
+    });
+    expect(gateway.spec.template.metadata.annotations.team).toBe('ml');
+    const embeddings = res.deployment('embeddings').spec.template.spec;
+    expect(envOf(embeddings.containers[0]).NODE_OPTIONS).toBe('--max-old-space-size=2048');
+    expect(embeddings.nodeSelector).toEqual({ pool: 'cpu' });
+    expect(embeddings.affinity).toEqual({
+      podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] },
+    });
+    const chat = res.deployment('chat').spec.template.spec;
+    expect(envOf(chat.containers[0]).NODE_OPTIONS).toBeUndefined();
+    expect(chat.nodeSelector).toBeUndefined();
+    expect(envOf(container(defaults.deployment('gateway'))).TESSERA_REQUEST_TIMEOUT_MS).toBeUndefined();
+  });
+
+  it('renders without the gateway: no test pods, the services alone', () => {
+    const headless = render({ values: { gateway: { enabled: false } } });
+    expect(headless.find('Deployment', name('gateway'))).toBeUndefined();
+    expect(headless.ofKind('Pod')).toEqual([]);
+    expect(headless.ofKind('Deployment')).toHaveLength(5);
+  });
+});
