@@ -77,11 +77,18 @@ describe('images', () => {
     }
   });
 
-  it('starts each component as node dist/apps/<component>/main.js', () => {
+  it('starts each component from its build output (the image keeps tini as PID 1)', () => {
+    // dist/ mirrors the sources (tsconfig.build.json: rootDir ./): each script the pods run is
+    // the build of a source file that exists.
+    const built = (script: string) =>
+      fs.existsSync(path.join(ROOT, script.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
     for (const component of ['gateway', ...CAPABILITIES]) {
-      const c = container(defaults.deployment(component));
-      expect(c.command).toBeUndefined(); // the image's entrypoint (tini) stays PID 1
-      expect(c.args).toEqual(['node', `dist/apps/${component}/main.js`]);
+      const spec = defaults.deployment(component).spec.template.spec;
+      const c = spec.containers[0];
+      expect(c.command).toBeUndefined(); // the image's entrypoint (tini) stays
+      expect(c.args).toEqual(['node', `dist/apps/${component}/src/main.js`]);
+      expect(built(c.args[1])).toBe(true);
+      for (const init of spec.initContainers ?? []) expect(built(init.args[1])).toBe(true);
     }
   });
 });
