@@ -19,7 +19,7 @@ mkdir -p "$bin"
 # tool → the pin it is built from (what `go install` takes, or a recipe's version).
 declare -A PIN=(
   [helm]="helm.sh/helm/v3/cmd/helm@v3.22.0"
-  [kustomize]="sigs.k8s.io/kustomize/kustomize/v5@v5.8.3"
+  [kustomize]="sigs.k8s.io/kustomize/kustomize/v5@v5.8.0" # v5.8.1+ need Go 1.27
 )
 
 built() { [[ -x "$bin/$1" && "$(cat "$bin/$1.version" 2>/dev/null)" == "${PIN[$1]}" ]]; }

@@ -15,7 +15,7 @@ export const NAMESPACE = 'tessera-test';
  * The API version rendered for (and validated against: tools/k8s/chart-validate.sh): CI's control
  * plane. Explicit, since a `go install`ed helm defaults to v1.20, below the chart's kubeVersion.
  */
-export const KUBE_VERSION = '1.36.0';
+export { KUBE_VERSION } from '../../../tools/k8s/manifests';
 /** The release name lacks "tessera": objects are <release>-tessera-<component>. */
 export const FULLNAME = `${RELEASE}-tessera`;
 
@@ -31,18 +31,24 @@ export interface K8sObject {
   data?: Record<string, string>;
 }
 
-let helmPath: string | undefined;
+const toolPaths = new Map<string, string>();
 
-/** The helm binary, built (once) by go-tool.sh; `npm run test:chart` ensures it first. */
-export function helm(): string {
-  if (!helmPath) {
-    const res = spawnSync('bash', [path.join(ROOT, 'tools/k8s/go-tool.sh'), 'path', 'helm'], {
+/** A Go-built tool (helm, kustomize), built once by go-tool.sh; `npm run test:chart` ensures them. */
+export function goTool(name: string): string {
+  let found = toolPaths.get(name);
+  if (!found) {
+    const res = spawnSync('bash', [path.join(ROOT, 'tools/k8s/go-tool.sh'), 'path', name], {
       encoding: 'utf8',
     });
-    if (res.status !== 0) throw new Error(`go-tool.sh path helm failed: ${res.stderr}`);
-    helmPath = res.stdout.trim();
+    if (res.status !== 0) throw new Error(`go-tool.sh path ${name} failed: ${res.stderr}`);
+    found = res.stdout.trim();
+    toolPaths.set(name, found);
   }
-  return helmPath;
+  return found;
+}
+
+export function helm(): string {
+  return goTool('helm');
 }
 
 export interface HelmRun {

@@ -1,0 +1,14 @@
+// `npm run k8s:manifests`: rewrites k8s/base and k8s/overlays from the chart (see manifests.ts).
+// Usage: node dist/tools/k8s/render-manifests.js <helm binary>
+import * as path from 'node:path';
+import { manifestFiles, renderChart, writeManifests } from './manifests';
+
+const helm = process.argv[2];
+if (!helm) {
+  console.error('usage: render-manifests <helm binary>');
+  process.exit(2);
+}
+const repo = path.resolve(__dirname, '..', '..', '..');
+const files = manifestFiles(renderChart(repo, helm, 'cpu'), renderChart(repo, helm, 'gpu'));
+writeManifests(repo, files);
+console.log(`k8s/: ${files.size} files written`);
