@@ -17,7 +17,8 @@ export class LaunchedStack {
     launcher.stderr!.on('data', (chunk) => (this.output += chunk));
   }
 
-  static async start(env: Record<string, string>, timeoutMs = 180_000): Promise<LaunchedStack> {
+  /** Every service loads its models before the next starts: minutes on a busy 2-core machine. */
+  static async start(env: Record<string, string>, timeoutMs = 420_000): Promise<LaunchedStack> {
     const port = await freePort();
     const launcher = spawn(
       process.execPath,
