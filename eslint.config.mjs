@@ -15,6 +15,7 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'test/extended/jest.config.js',
+      'test/tracing/jest.config.js',
     ],
   },
   eslint.configs.recommended,

@@ -20,7 +20,16 @@ mkdir -p "$bin"
 declare -A PIN=(
   [helm]="helm.sh/helm/v3/cmd/helm@v3.22.0"
   [kustomize]="sigs.k8s.io/kustomize/kustomize/v5@v5.8.0" # v5.8.1+ need Go 1.27
+  # Jaeger v2.13.0 (commit 63b27e1810a710ac54dc4522da0538e540bdc545). Its v2 tags are not valid
+  # versions of the module path, and the module proxy serves no pseudo-version of a bare commit;
+  # Jaeger tags every release twice, and v1.76.0 is that same commit, so that is the version
+  # the proxy hands out. cmd/jaeger there is the v2 binary (an OpenTelemetry collector).
+  [jaeger]="github.com/jaegertracing/jaeger/cmd/jaeger@v1.76.0"
 )
+
+# What a recipe stamps into a binary's version (jaeger reports its v2 tag with --version).
+JAEGER_V2_TAG=v2.13.0
+JAEGER_COMMIT=63b27e1810a710ac54dc4522da0538e540bdc545
 
 built() { [[ -x "$bin/$1" && "$(cat "$bin/$1.version" 2>/dev/null)" == "${PIN[$1]}" ]]; }
 
@@ -30,12 +39,28 @@ build() {
     helm | kustomize)
       GOBIN="$bin" CGO_ENABLED=0 go install -ldflags='-s -w' "${PIN[$tool]}"
       ;;
+    jaeger)
+      build_jaeger
+      ;;
     *)
       echo "go-tool: unknown tool '$tool' (known: ${!PIN[*]})" >&2
       return 2
       ;;
   esac
   echo "${PIN[$tool]}" >"$bin/$tool.version"
+}
+
+# Jaeger's go.mod has a replace directive, which `go install pkg@version` refuses; so it is built
+# as the main module, in its own source from the module cache (its go.mod and go.sum pin and
+# verify every dependency, as in Jaeger's release build).
+build_jaeger() {
+  local module="${PIN[jaeger]%%/cmd/*}" version="${PIN[jaeger]##*@}" dir
+  dir="$(go mod download -json "$module@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  [[ -d "$dir" ]] || { echo "go-tool: no source of $module@$version" >&2; return 1; }
+  local info="$module/internal/version"
+  (cd "$dir" && CGO_ENABLED=0 nice go build -trimpath -buildvcs=false -o "$bin/jaeger" \
+    -ldflags="-s -w -X $info.latestVersion=$JAEGER_V2_TAG -X $info.commitSHA=$JAEGER_COMMIT" \
+    ./cmd/jaeger)
 }
 
 ensure() {

@@ -24,7 +24,12 @@ import {
   type DecoderModel,
   type GenerationEvent,
 } from '@tessera/decoder';
-import { GEN_AI, METRICS_REGISTRY } from '@tessera/observability';
+import {
+  GEN_AI,
+  METRICS_REGISTRY,
+  endModelRunSpan,
+  startModelRunSpan,
+} from '@tessera/observability';
 import type { Registry } from 'prom-client';
 import { ChatTemplateError } from '@tessera/text';
 import { chatGenerationOf } from './chat-generation.mapper';
@@ -61,6 +66,7 @@ export class GenerateHandler {
       stream = modelCall(() =>
         model.decoder.generate(generation, { signal: ctx.signal, deadline: ctx.deadline }),
       );
+      traceModelRun(ctx, model.spec.id, stream);
       let finishes = 0;
       let last: GenerateResponse | null = null;
       for await (const event of modelIteration(stream, generation)) {
@@ -99,6 +105,26 @@ export class GenerateHandler {
       } else done();
     }
   }
+}
+
+/**
+ * The generation's model-run span: from the engine taking the request until it lets go of its
+ * sequences (when its usage settles, also after a cancellation), with the token counts.
+ */
+function traceModelRun(
+  ctx: GrpcCallContext,
+  modelId: string,
+  stream: ReturnType<DecoderModel['generate']>,
+): void {
+  const span = startModelRunSpan(ctx.span, 'chat', modelId);
+  stream.usage.then(
+    (usage) => {
+      span.setAttribute(GEN_AI.inputTokens, usage.promptTokens);
+      span.setAttribute(GEN_AI.outputTokens, usage.completionTokens);
+      endModelRunSpan(span);
+    },
+    (error: unknown) => endModelRunSpan(span, error ?? 'failed'),
+  );
 }
 
 function frameOf(event: GenerationEvent): GenerateResponse {

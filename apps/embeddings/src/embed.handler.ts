@@ -3,14 +3,14 @@
 // cannot fit is refused before it is queued, and work whose caller is gone is not done.
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
-import { trace, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import {
   GrpcStatusError,
   modelNotServed,
   type EmbedRequest__Output,
   type EmbedResponse,
 } from '@tessera/contracts';
-import { GEN_AI } from '@tessera/observability';
+import { GEN_AI, inModelRunSpan } from '@tessera/observability';
 import {
   truncateAndNormalize,
   type EncoderInput,
@@ -19,8 +19,6 @@ import {
 } from '@tessera/encoder';
 import type { WorkBounds } from '@tessera/runtime';
 import { EmbeddingModels, type EmbeddingModel } from './embedding-models';
-
-const tracer = trace.getTracer('tessera');
 
 const invalidInput = (message: string, param = 'input', code: string | null = null) =>
   new GrpcStatusError(status.INVALID_ARGUMENT, message, { param, code });
@@ -85,19 +83,13 @@ export class EmbedHandler {
   private run(
     model: EmbeddingModel,
     inputs: EncoderInput[],
-    bounds: WorkBounds,
+    context: EmbedContext,
   ): Promise<EncoderOutcome[]> {
-    return tracer.startActiveSpan('onnxruntime.run', async (span) => {
-      span.setAttribute(GEN_AI.operationName, 'embeddings');
-      span.setAttribute(GEN_AI.responseModel, model.spec.id);
+    return inModelRunSpan(context.span, 'embeddings', model.spec.id, (span) => {
       span.setAttribute('tessera.batch.items', inputs.length);
       // The runtime's refusals (queue full, cancelled, deadline, closed) reach the caller as
       // their status through the contracts' one table (grpcStatusErrorOf).
-      try {
-        return await this.models.embed(model, inputs, bounds);
-      } finally {
-        span.end();
-      }
+      return this.models.embed(model, inputs, context);
     });
   }
 

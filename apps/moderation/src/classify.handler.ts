@@ -4,7 +4,7 @@
 // inputs) is answered here as a 400 naming the input, before or instead of any model work.
 import { Injectable } from '@nestjs/common';
 import { status } from '@grpc/grpc-js';
-import { trace, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import {
   GrpcStatusError,
   modelNotServed,
@@ -13,12 +13,10 @@ import {
   type ModerationItem__Output,
 } from '@tessera/contracts';
 import type { ClassifierOutcome } from '@tessera/encoder';
-import { GEN_AI } from '@tessera/observability';
+import { GEN_AI, inModelRunSpan } from '@tessera/observability';
 import type { WorkBounds } from '@tessera/runtime';
 import { applyCategoryMap } from './category.map';
 import { ModerationModels, type ModerationModel } from './moderation-models';
-
-const tracer = trace.getTracer('tessera');
 
 const invalidInput = (message: string, param = 'input', code: string | null = null) =>
   new GrpcStatusError(status.INVALID_ARGUMENT, message, { param, code });
@@ -79,17 +77,11 @@ export class ClassifyHandler {
   private run(
     model: ModerationModel,
     texts: string[],
-    bounds: WorkBounds,
+    context: ClassifyContext,
   ): Promise<ClassifierOutcome[][]> {
-    return tracer.startActiveSpan('onnxruntime.run', async (span) => {
-      span.setAttribute(GEN_AI.operationName, 'moderation');
-      span.setAttribute(GEN_AI.responseModel, model.spec.id);
+    return inModelRunSpan(context.span, 'moderation', model.spec.id, (span) => {
       span.setAttribute('tessera.batch.items', texts.length);
-      try {
-        return await this.models.classify(model, texts, bounds);
-      } finally {
-        span.end();
-      }
+      return this.models.classify(model, texts, context);
     });
   }
 }

@@ -12,7 +12,7 @@ import {
   type GrpcCallContext,
   type SynthesizeRequest__Output,
 } from '@tessera/contracts';
-import { GEN_AI } from '@tessera/observability';
+import { GEN_AI, endModelRunSpan, startModelRunSpan } from '@tessera/observability';
 import { runAudio, textRuns } from '@tessera/tts';
 import { SPEECH_ENCODE, type SpeechEncode } from './speech.encoder';
 import { SPEECH_FRONT_END, type SpeechFrontEnd } from './speech.front-end';
@@ -54,11 +54,23 @@ export class SynthesizeHandler {
     let samples = 0;
     const models = this.models;
     const pcm = (async function* () {
-      for await (const run of runAudio(voice, runs, { speakerId, speed }, ctx.signal)) {
-        models.countRun(model);
-        ids += run.ids;
-        samples += run.pcm.length;
-        yield run.pcm;
+      // The model run: every voice run synthesised, as the encoder takes them.
+      const span = startModelRunSpan(ctx.span, 'speech', model.spec.id);
+      let failure: unknown;
+      try {
+        for await (const run of runAudio(voice, runs, { speakerId, speed }, ctx.signal)) {
+          models.countRun(model);
+          ids += run.ids;
+          samples += run.pcm.length;
+          yield run.pcm;
+        }
+      } catch (error) {
+        failure = error ?? 'failed';
+        throw error;
+      } finally {
+        span.setAttribute('tessera.batch.items', runs.length);
+        span.setAttribute(GEN_AI.inputTokens, ids);
+        endModelRunSpan(span, failure);
       }
     })();
     const head = {

@@ -18,7 +18,7 @@ import {
   type TranscribeRequest__Output,
   type TranscribeResponse,
 } from '@tessera/contracts';
-import { GEN_AI } from '@tessera/observability';
+import { GEN_AI, inModelRunSpan } from '@tessera/observability';
 import { checkTranscription, invalidTranscription } from './transcribe.request';
 import { TranscriptionModels } from './transcription-models';
 
@@ -60,14 +60,18 @@ export class TranscribeHandler {
     this.models.countAudio(model, audio.length / WHISPER_SAMPLE_RATE);
 
     const deltas = new SegmentQueue();
-    const running = model.whisper.transcribe(
-      { ...checked, audio },
-      {
-        signal: ctx.signal,
-        deadline: ctx.deadline,
-        onSegment: config.stream ? (segment) => deltas.push(segment) : undefined,
-      },
-    );
+    const running = inModelRunSpan(ctx.span, 'transcription', model.spec.id, async (span) => {
+      const result = await model.whisper.transcribe(
+        { ...checked, audio },
+        {
+          signal: ctx.signal,
+          deadline: ctx.deadline,
+          onSegment: config.stream ? (segment) => deltas.push(segment) : undefined,
+        },
+      );
+      span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
+      return result;
+    });
     running.then(
       () => deltas.end(),
       () => deltas.end(),

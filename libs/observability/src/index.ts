@@ -5,3 +5,4 @@ export * from './metrics.registry';
 export * from './probes.controller';
 export * from './grpc-call.spans';
 export * from './grpc-server.metrics';
+export * from './model-run.span';
