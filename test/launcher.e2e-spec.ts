@@ -57,10 +57,11 @@ beforeAll(async () => {
   });
   npm.stdout!.on('data', (chunk) => (output += chunk));
   npm.stderr!.on('data', (chunk) => (output += chunk));
-  // The script builds first (incremental, quick after `npm test`'s own build).
-  await waitFor(() => output.includes(`Tessera is serving the OpenAI API at ${baseURL}`), 150_000);
+  // The script builds first (incremental, quick after `npm test`'s own build), then five
+  // services load and warm their models: on a busy two-core CI machine that took over 150 s.
+  await waitFor(() => output.includes(`Tessera is serving the OpenAI API at ${baseURL}`), 360_000);
   descendantsOf(npm.pid!).forEach((pid) => started.add(pid));
-}, 180_000);
+}, 390_000);
 
 afterAll(async () => {
   // Only when a test failed: nothing this file started may outlive it (a process that lost its
