@@ -56,12 +56,12 @@ describe.each(CASES)('helm test script for %s', (_, start, args) => {
     await started?.close();
   }, 120_000);
 
+  // 300 s: random-weight Whisper falls back through every temperature, slow on a loaded machine.
   it('passes against the real gateway with the first key of the keys file', async () => {
     const res = await runScript(stack.gateway.url, keysFile(TEST_API_KEY, 'another'), args);
     expect(res.output).toContain(`${args[0]}: `);
     expect(res.output).toContain('as expected');
     expect(res.code).toBe(0);
-    // Random-weight Whisper falls back through every temperature: slow on a loaded machine.
   }, 300_000);
 
   it('fails on a key the gateway refuses', async () => {
