@@ -30,9 +30,13 @@ export type Overlay = (typeof OVERLAYS)[number];
 /** Labels only Helm's rendering carries: a plain manifest is not managed by Helm. */
 const HELM_ONLY_LABELS = ['helm.sh/chart', 'app.kubernetes.io/managed-by'];
 
+/** The objects of a multi-document YAML stream (empty documents skipped; a syntax error throws). */
 export function parseObjects(text: string): K8sObject[] {
   return parseAllDocuments(text)
-    .map((doc) => doc.toJS() as K8sObject | null)
+    .map((doc) => {
+      if (doc.errors.length > 0) throw doc.errors[0];
+      return doc.toJS() as K8sObject | null;
+    })
     .filter((object): object is K8sObject => object !== null && typeof object === 'object');
 }
 

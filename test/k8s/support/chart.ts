@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { KUBE_VERSION, parseObjects as parseManifest } from '../../../tools/k8s/manifests';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const CHART = path.join(ROOT, 'charts/tessera');
@@ -15,7 +16,7 @@ export const NAMESPACE = 'tessera-test';
  * The API version rendered for (and validated against: tools/k8s/chart-validate.sh): CI's control
  * plane. Explicit, since a `go install`ed helm defaults to v1.20, below the chart's kubeVersion.
  */
-export { KUBE_VERSION } from '../../../tools/k8s/manifests';
+export { KUBE_VERSION };
 /** The release name lacks "tessera": objects are <release>-tessera-<component>. */
 export const FULLNAME = `${RELEASE}-tessera`;
 
@@ -97,12 +98,7 @@ export function helmLint(input: ValuesInput = {}): HelmRun {
 }
 
 export function parseObjects(text: string): K8sObject[] {
-  return parseAllDocuments(text)
-    .map((doc) => {
-      if (doc.errors.length > 0) throw doc.errors[0];
-      return doc.toJS() as K8sObject | null;
-    })
-    .filter((o): o is K8sObject => o !== null);
+  return parseManifest(text);
 }
 
 /** Renders and parses; fails the test with helm's message when rendering fails. */
