@@ -60,6 +60,11 @@ for target in tessera tessera-audio; do
 done
 echo "== sizes"
 for target in tessera tessera-audio; do
-  "$engine" image inspect --format "{{.Size}}" "$registry/$target:$version$suffix" |
-    awk -v t="$registry/$target:$version$suffix" '{ printf "%s  %.0f MB\n", t, $1 / 1e6 }'
+  tag="$registry/$target:$version$suffix"
+  if [[ "$engine" == buildah ]]; then
+    buildah images --noheading --format '{{.Name}}:{{.Tag}}  {{.Size}}' "$tag"
+  else
+    "$engine" image inspect --format "{{.Size}}" "$tag" |
+      awk -v t="$tag" '{ printf "%s  %.0f MB\n", t, $1 / 1e6 }'
+  fi
 done
