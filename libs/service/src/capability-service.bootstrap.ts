@@ -34,7 +34,9 @@ export async function startCapabilityService(
     new FastifyAdapter(),
     options.logger === undefined ? {} : { logger: options.logger },
   );
-  if (options.shutdownHooks) app.enableShutdownHooks();
+  // Once drained, exit 0: Nest's default re-raises the signal, so a clean drain would end with
+  // status 143 (128 + SIGTERM), which container runtimes report as an error.
+  if (options.shutdownHooks) app.enableShutdownHooks([], { useProcessExit: true });
   const config = app.get<ServiceConfig>(SERVICE_CONFIG);
   await app.listen(config.httpPort, config.host);
   const host = app.get(CapabilityServiceHost);
