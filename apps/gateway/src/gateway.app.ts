@@ -51,7 +51,5 @@ export async function createGatewayApp(
     metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
   });
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
-  // Drain on SIGTERM/SIGINT, then exit 0 (Nest's default re-raises the signal: status 143).
-  app.enableShutdownHooks([], { useProcessExit: true });
   return app;
 }

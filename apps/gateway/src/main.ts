@@ -1,6 +1,6 @@
 // The public OpenAI-compatible REST gateway.
 import 'reflect-metadata';
-import { startTracing, stopTracing } from '@tessera/observability';
+import { closeOnSignals, startTracing } from '@tessera/observability';
 startTracing({ serviceName: 'tessera-gateway' });
 
 import { Logger } from '@nestjs/common';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   new Logger('gateway').log(`serving the OpenAI API at http://${shown}:${config.port}/v1`);
-  process.once('beforeExit', () => void stopTracing());
+  closeOnSignals(app);
 }
 
 main().catch((error: unknown) => {

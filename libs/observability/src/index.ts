@@ -6,3 +6,4 @@ export * from './probes.controller';
 export * from './grpc-call.spans';
 export * from './grpc-server.metrics';
 export * from './model-run.span';
+export * from './process.shutdown';

@@ -4,7 +4,7 @@ import type { DynamicModule, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadServiceConfig, type ServiceConfig } from '@tessera/config';
-import { stopTracing } from '@tessera/observability';
+import { closeOnSignals } from '@tessera/observability';
 import { SERVICE_CONFIG } from './capability-service';
 import { CapabilityServiceHost } from './capability-service.host';
 
@@ -20,7 +20,7 @@ export interface RunningService {
 export interface StartOptions {
   /** false silences Nest's logger (tests); levels keep only those (e.g. errors in CI logs). */
   logger?: false | LogLevel[];
-  /** Drain and exit on SIGTERM/SIGINT (a process of its own, not a test). */
+  /** Drain, flush traces and exit 0 on SIGTERM/SIGINT (a process of its own, not a test). */
   shutdownHooks?: boolean;
 }
 
@@ -34,9 +34,7 @@ export async function startCapabilityService(
     new FastifyAdapter(),
     options.logger === undefined ? {} : { logger: options.logger },
   );
-  // Once drained, exit 0: Nest's default re-raises the signal, so a clean drain would end with
-  // status 143 (128 + SIGTERM), which container runtimes report as an error.
-  if (options.shutdownHooks) app.enableShutdownHooks([], { useProcessExit: true });
+  if (options.shutdownHooks) closeOnSignals(app);
   const config = app.get<ServiceConfig>(SERVICE_CONFIG);
   await app.listen(config.httpPort, config.host);
   const host = app.get(CapabilityServiceHost);
@@ -57,7 +55,6 @@ export async function startCapabilityService(
 export function runCapabilityService(moduleFor: (config: ServiceConfig) => DynamicModule): void {
   const start = async () => {
     await startCapabilityService(moduleFor(loadServiceConfig()), { shutdownHooks: true });
-    process.once('beforeExit', () => void stopTracing());
   };
   start().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
