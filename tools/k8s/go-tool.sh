@@ -6,6 +6,7 @@
 #   bash tools/k8s/go-tool.sh ensure helm kustomize ...   # build what is missing or stale
 #   bash tools/k8s/go-tool.sh path helm                   # prints the binary's path (ensured)
 #   bash tools/k8s/go-tool.sh bin                         # prints the bin directory
+#   bash tools/k8s/go-tool.sh pin kwok                    # prints the pin a tool is built from
 #
 # Cache: TESSERA_TOOLS_CACHE (default ~/.cache/tessera-tools): bin/ holds the binaries,
 # bin/<tool>.version the pin each was built from.
@@ -20,6 +21,13 @@ mkdir -p "$bin"
 declare -A PIN=(
   [helm]="helm.sh/helm/v3/cmd/helm@v3.22.0"
   [kustomize]="sigs.k8s.io/kustomize/kustomize/v5@v5.8.3"
+  # The test control plane (tools/k8s/control-plane): the Kubernetes and etcd binaries come from
+  # the tools modules under tools/k8s/control-plane/{k8s,etcd}, whose go.mod holds the same versions.
+  [kube-apiserver]="k8s.io/kubernetes/cmd/kube-apiserver@v1.36.3"
+  [kube-controller-manager]="k8s.io/kubernetes/cmd/kube-controller-manager@v1.36.3"
+  [kube-scheduler]="k8s.io/kubernetes/cmd/kube-scheduler@v1.36.3"
+  [etcd]="go.etcd.io/etcd/server/v3@v3.6.16"
+  [kwok]="sigs.k8s.io/kwok/cmd/kwok@v0.8.0"
 )
 
 built() { [[ -x "$bin/$1" && "$(cat "$bin/$1.version" 2>/dev/null)" == "${PIN[$1]}" ]]; }
@@ -27,8 +35,24 @@ built() { [[ -x "$bin/$1" && "$(cat "$bin/$1.version" 2>/dev/null)" == "${PIN[$1
 build() {
   local tool="$1"
   case "$tool" in
-    helm | kustomize)
+    helm | kustomize | kwok)
       GOBIN="$bin" CGO_ENABLED=0 go install -ldflags='-s -w' "${PIN[$tool]}"
+      ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler)
+      # Without the version stamp the server reports v0.0.0-master+$Format:%H$, which clients
+      # (kubectl, helm's capabilities) fail to parse.
+      local v="${PIN[$tool]##*@}" minor ldflags=(-s -w) pkg
+      minor="${v#v*.}" && minor="${minor%%.*}"
+      for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+        ldflags+=(-X "$pkg.gitVersion=$v" -X "$pkg.gitMajor=${v:1:1}" -X "$pkg.gitMinor=$minor"
+          -X "$pkg.gitTreeState=clean")
+      done
+      (cd "$here/control-plane/k8s" &&
+        CGO_ENABLED=0 go build -trimpath -ldflags="${ldflags[*]}" -o "$bin/$tool" "k8s.io/kubernetes/cmd/$tool")
+      ;;
+    etcd)
+      (cd "$here/control-plane/etcd" &&
+        CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$bin/etcd" go.etcd.io/etcd/server/v3)
       ;;
     *)
       echo "go-tool: unknown tool '$tool' (known: ${!PIN[*]})" >&2
@@ -57,5 +81,6 @@ case "${1:-}" in
   ensure) shift; ensure "$@" ;;
   path) ensure "$2" >&2; echo "$bin/$2" ;;
   bin) echo "$bin" ;;
-  *) sed -n '2,12p' "${BASH_SOURCE[0]}"; exit 2 ;;
+  pin) echo "${PIN[$2]:?unknown tool}" ;;
+  *) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac
