@@ -48,11 +48,11 @@ build() {
           -X "$pkg.gitTreeState=clean")
       done
       (cd "$here/control-plane/k8s" &&
-        CGO_ENABLED=0 go build -trimpath -ldflags="${ldflags[*]}" -o "$bin/$tool" "k8s.io/kubernetes/cmd/$tool")
+        CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="${ldflags[*]}" -o "$bin/$tool" "k8s.io/kubernetes/cmd/$tool")
       ;;
     etcd)
       (cd "$here/control-plane/etcd" &&
-        CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$bin/etcd" go.etcd.io/etcd/server/v3)
+        CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$bin/etcd" go.etcd.io/etcd/server/v3)
       ;;
     *)
       echo "go-tool: unknown tool '$tool' (known: ${!PIN[*]})" >&2
