@@ -1,0 +1,570 @@
+// What charts/tessera renders, feature by feature, from the real `helm template`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import {
+  CAPABILITIES,
+  FULLNAME,
+  ROOT,
+  container,
+  envOf,
+  render,
+  type Loose,
+  type Rendered,
+} from './support/chart';
+
+const cpu = render({ files: ['values-cpu.yaml'] });
+const gpu = render({ files: ['values-gpu.yaml'] });
+const embeddingsOnly = render({ files: ['values-embeddings-only.yaml'] });
+const defaults = render();
+
+const API_KEY = 'sk-ci-cpu-0123456789';
+const name = (component: string) => `${FULLNAME}-${component}`;
+
+function modelsFileOf(r: Rendered, component: string): Loose {
+  return parse(r.get('ConfigMap', `${name(component)}-models`).data!['models.yaml']);
+}
+
+describe('objects and labels', () => {
+  it('names every component <fullname>-<component> and labels every object', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      const deployment = defaults.deployment(component);
+      expect(deployment.metadata.labels).toMatchObject({
+        'app.kubernetes.io/name': 'tessera',
+        'app.kubernetes.io/instance': 'rel',
+        'app.kubernetes.io/component': component,
+        'app.kubernetes.io/managed-by': 'Helm',
+        'helm.sh/chart': 'tessera-0.1.0',
+      });
+      expect(deployment.spec.selector.matchLabels).toEqual({
+        'app.kubernetes.io/name': 'tessera',
+        'app.kubernetes.io/instance': 'rel',
+        'app.kubernetes.io/component': component,
+      });
+    }
+    for (const o of cpu.objects) {
+      expect(o.metadata.labels).toMatchObject({
+        'app.kubernetes.io/name': 'tessera',
+        'app.kubernetes.io/instance': 'rel',
+      });
+    }
+  });
+
+  it('uses the release name alone when it already says tessera', () => {
+    const res = render({ values: { fullnameOverride: 'tessera' } });
+    expect(res.find('Deployment', 'tessera-gateway')).toBeDefined();
+  });
+
+  it('renders only the enabled components', () => {
+    const deployments = embeddingsOnly.ofKind('Deployment').map((d) => d.metadata.name);
+    expect(deployments.sort()).toEqual([name('embeddings'), name('gateway')]);
+    const env = envOf(container(embeddingsOnly.deployment('gateway')));
+    expect(Object.keys(env).filter((k) => /^TESSERA_.*_ADDR$/.test(k))).toEqual([
+      'TESSERA_EMBEDDINGS_ADDR',
+    ]);
+  });
+});
+
+describe('images', () => {
+  it('runs the audio image for speech and transcription, appVersion by default', () => {
+    for (const component of ['gateway', 'chat', 'embeddings', 'moderation']) {
+      expect(container(defaults.deployment(component)).image).toBe('ghcr.io/tessera-ai/tessera:0.1.0');
+    }
+    for (const component of ['speech', 'transcription']) {
+      expect(container(defaults.deployment(component)).image).toBe(
+        'ghcr.io/tessera-ai/tessera-audio:0.1.0',
+      );
+    }
+  });
+
+  it('starts each component as node dist/apps/<component>/main.js', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      const c = container(defaults.deployment(component));
+      expect(c.command).toBeUndefined(); // the image's entrypoint (tini) stays PID 1
+      expect(c.args).toEqual(['node', `dist/apps/${component}/main.js`]);
+    }
+  });
+});
+
+describe('replicas and autoscaling', () => {
+  it('omits replicas where an HPA scales the Deployment, and the HPA targets it', () => {
+    for (const component of ['chat', 'embeddings']) {
+      expect(cpu.deployment(component).spec.replicas).toBeUndefined();
+      const hpa = cpu.get('HorizontalPodAutoscaler', name(component));
+      expect(hpa.apiVersion).toBe('autoscaling/v2');
+      expect(hpa.spec.scaleTargetRef).toEqual({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: name(component),
+      });
+      expect(hpa.spec.metrics[0]).toEqual({
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+      });
+    }
+    expect(cpu.get('HorizontalPodAutoscaler', name('chat')).spec).toMatchObject({
+      minReplicas: 1,
+      maxReplicas: 3,
+    });
+  });
+
+  it('adds the extra metrics, e.g. queue depth as a Pods metric', () => {
+    const metrics = cpu.get('HorizontalPodAutoscaler', name('chat')).spec.metrics;
+    expect(metrics).toHaveLength(2);
+    expect(metrics[1]).toEqual({
+      type: 'Pods',
+      pods: {
+        metric: { name: 'tessera_chat_active_generations' },
+        target: { type: 'AverageValue', averageValue: '8' },
+      },
+    });
+  });
+
+  it('sets replicas and makes no HPA without autoscaling', () => {
+    expect(cpu.deployment('gateway').spec.replicas).toBe(2);
+    for (const component of ['moderation', 'speech', 'transcription']) {
+      expect(cpu.deployment(component).spec.replicas).toBe(1);
+      expect(cpu.find('HorizontalPodAutoscaler', name(component))).toBeUndefined();
+    }
+    expect(defaults.ofKind('HorizontalPodAutoscaler')).toEqual([]);
+  });
+
+  it('refuses a CPU target without CPU requests', () => {
+    expect(() => render({ values: { speech: { autoscaling: { enabled: true } } } })).toThrow(
+      /speech.autoscaling.targetCPUUtilizationPercentage needs speech.resources.requests.cpu/,
+    );
+  });
+
+  it('makes a PodDisruptionBudget per component selecting its pods', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      const pdb = cpu.get('PodDisruptionBudget', name(component));
+      expect(pdb.apiVersion).toBe('policy/v1');
+      expect(pdb.spec.minAvailable).toBe(1);
+      expect(pdb.spec.selector.matchLabels).toEqual(
+        cpu.deployment(component).spec.selector.matchLabels,
+      );
+    }
+    const own = render({ values: { chat: { pdb: { maxUnavailable: '50%' } } } });
+    expect(own.get('PodDisruptionBudget', name('chat')).spec).toEqual({
+      maxUnavailable: '50%',
+      selector: expect.anything(),
+    });
+    const none = render({ values: { chat: { pdb: { enabled: false } } } });
+    expect(none.find('PodDisruptionBudget', name('chat'))).toBeUndefined();
+  });
+});
+
+describe('GPU', () => {
+  const onGpu = ['chat', 'transcription'];
+  const gpuToleration = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' };
+
+  it('asks for nvidia.com/gpu, tolerates the GPU taint and runs the CUDA image only where enabled', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      const deployment = gpu.deployment(component);
+      const c = container(deployment);
+      const tolerations = deployment.spec.template.spec.tolerations ?? [];
+      if (onGpu.includes(component)) {
+        expect(c.resources.limits['nvidia.com/gpu']).toBe(1);
+        expect(tolerations).toContainEqual(gpuToleration);
+        expect(c.image).toMatch(/:0\.1\.0-cuda$/);
+        // The pull needs no GPU: the init container never holds one.
+        const init = deployment.spec.template.spec.initContainers[0];
+        expect(init.resources?.limits?.['nvidia.com/gpu']).toBeUndefined();
+      } else {
+        expect(JSON.stringify(deployment)).not.toContain('nvidia.com/gpu');
+        expect(c.image).toMatch(/:0\.1\.0$/);
+      }
+    }
+    expect(container(gpu.deployment('chat')).resources).toEqual({
+      requests: { cpu: '1', memory: '4Gi' },
+      limits: { memory: '8Gi', 'nvidia.com/gpu': 1 },
+    });
+  });
+
+  it('selects the CUDA execution provider (CPU as fallback) for GPU models that chose none', () => {
+    for (const model of modelsFileOf(gpu, 'chat').models) {
+      expect(model.options.execution_providers).toEqual(['cuda', 'cpu']);
+    }
+    expect(modelsFileOf(gpu, 'transcription').models[0].options).toEqual({
+      execution_providers: ['cuda', 'cpu'],
+    });
+    for (const model of modelsFileOf(gpu, 'embeddings').models) {
+      expect(model.options?.execution_providers).toBeUndefined();
+    }
+    const chosen = render({
+      values: {
+        chat: {
+          gpu: { enabled: true },
+          models: [{ id: 'm', source: 'hf:o/m', options: { execution_providers: ['cpu'] } }],
+        },
+      },
+    });
+    expect(modelsFileOf(chosen, 'chat').models[0].options.execution_providers).toEqual(['cpu']);
+  });
+
+  it('keeps the GPU count and the user tolerations', () => {
+    const res = render({
+      values: {
+        chat: {
+          gpu: { enabled: true, count: 2 },
+          tolerations: [{ key: 'pool', value: 'a100', effect: 'NoSchedule', operator: 'Equal' }],
+        },
+      },
+    });
+    const spec = res.deployment('chat').spec.template.spec;
+    expect(spec.containers[0].resources.limits['nvidia.com/gpu']).toBe(2);
+    expect(spec.tolerations).toEqual([
+      { key: 'pool', value: 'a100', effect: 'NoSchedule', operator: 'Equal' },
+      gpuToleration,
+    ]);
+  });
+});
+
+describe('Services', () => {
+  it('makes the capability Services headless with the gRPC and metrics ports', () => {
+    for (const component of CAPABILITIES) {
+      const service = cpu.get('Service', name(component));
+      expect(service.spec.clusterIP).toBe('None');
+      expect(service.spec.ports).toEqual([
+        { name: 'grpc', port: 50051, targetPort: 'grpc', protocol: 'TCP', appProtocol: 'grpc' },
+        { name: 'http-metrics', port: 9464, targetPort: 'http-metrics', protocol: 'TCP' },
+      ]);
+      expect(service.spec.selector).toEqual(cpu.deployment(component).spec.selector.matchLabels);
+      const ports = container(cpu.deployment(component)).ports;
+      expect(ports).toEqual([
+        { name: 'grpc', containerPort: 50051, protocol: 'TCP' },
+        { name: 'http-metrics', containerPort: 9464, protocol: 'TCP' },
+      ]);
+    }
+  });
+
+  it('gives the gateway a ClusterIP Service on port 80 to its 8080', () => {
+    const service = cpu.get('Service', name('gateway'));
+    expect(service.spec.type).toBe('ClusterIP');
+    expect(service.spec.clusterIP).toBeUndefined();
+    expect(service.spec.ports).toEqual([
+      { name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' },
+    ]);
+    expect(container(cpu.deployment('gateway')).ports).toEqual([
+      { name: 'http', containerPort: 8080, protocol: 'TCP' },
+    ]);
+  });
+
+  it('points the gateway at each enabled capability by its headless Service', () => {
+    const env = envOf(container(cpu.deployment('gateway')));
+    for (const capability of CAPABILITIES) {
+      expect(env[`TESSERA_${capability.toUpperCase()}_ADDR`]).toBe(`${name(capability)}:50051`);
+    }
+  });
+});
+
+describe('NetworkPolicy', () => {
+  it('lets only gateway pods reach each capability gRPC port', () => {
+    const gatewayLabels = cpu.deployment('gateway').spec.template.metadata.labels;
+    for (const component of CAPABILITIES) {
+      const policy = cpu.get('NetworkPolicy', name(component));
+      expect(policy.spec.podSelector.matchLabels).toEqual(
+        cpu.deployment(component).spec.selector.matchLabels,
+      );
+      expect(policy.spec.policyTypes).toEqual(['Ingress']);
+      const [grpc, metrics] = policy.spec.ingress;
+      expect(grpc.ports).toEqual([{ port: 'grpc', protocol: 'TCP' }]);
+      expect(grpc.from).toHaveLength(1);
+      const selector = grpc.from[0].podSelector.matchLabels;
+      expect(selector['app.kubernetes.io/component']).toBe('gateway');
+      // The selector matches the gateway's pods and no capability's.
+      for (const [k, v] of Object.entries(selector)) expect(gatewayLabels[k]).toBe(v);
+      expect(metrics.ports).toEqual([{ port: 'http-metrics', protocol: 'TCP' }]);
+      expect(metrics.from).toBeUndefined();
+    }
+    expect(cpu.find('NetworkPolicy', name('gateway'))).toBeUndefined();
+    expect(embeddingsOnly.ofKind('NetworkPolicy').map((p) => p.metadata.name)).toEqual([
+      name('embeddings'),
+    ]);
+  });
+
+  it('limits the metrics port to networkPolicy.metricsFrom when given, and is optional', () => {
+    const peer = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } };
+    const limited = render({ values: { networkPolicy: { metricsFrom: [peer] } } });
+    expect(limited.get('NetworkPolicy', name('chat')).spec.ingress[1].from).toEqual([peer]);
+    const off = render({ values: { networkPolicy: { enabled: false } } });
+    expect(off.ofKind('NetworkPolicy')).toEqual([]);
+  });
+});
+
+describe('API keys', () => {
+  it('keeps the keys in the Secret only, mounted as the gateway keys file', () => {
+    const secret = cpu.get('Secret', `${FULLNAME}-api-keys`);
+    expect(Buffer.from(secret.data!['api-keys'], 'base64').toString()).toBe(API_KEY);
+    // Nowhere else: not in plain text, not base64 outside the Secret.
+    expect(cpu.text).not.toContain(API_KEY);
+    const others = cpu.objects.filter((o) => o !== secret);
+    expect(JSON.stringify(others)).not.toContain(secret.data!['api-keys']);
+
+    const gateway = cpu.deployment('gateway');
+    const env = envOf(container(gateway));
+    expect(env.TESSERA_API_KEYS).toBeUndefined();
+    expect(env.TESSERA_API_KEYS_FILE).toBe('/etc/tessera/auth/api-keys');
+    const volume = gateway.spec.template.spec.volumes.find((v: Loose) => v.name === 'api-keys');
+    expect(volume.secret).toEqual({
+      secretName: `${FULLNAME}-api-keys`,
+      defaultMode: 0o440,
+      items: [{ key: 'api-keys', path: 'api-keys' }],
+    });
+    for (const cm of cpu.ofKind('ConfigMap')) expect(JSON.stringify(cm)).not.toContain('sk-');
+  });
+
+  it('uses an existing Secret instead of making one', () => {
+    const res = render({ values: { auth: { existingSecret: 'mine', existingSecretKey: 'keys' } } });
+    expect(res.ofKind('Secret')).toEqual([]);
+    const volume = res
+      .deployment('gateway')
+      .spec.template.spec.volumes.find((v: Loose) => v.name === 'api-keys');
+    expect(volume.secret.secretName).toBe('mine');
+    expect(volume.secret.items).toEqual([{ key: 'keys', path: 'api-keys' }]);
+  });
+
+  it('generates a key when none is given, so the gateway can start', () => {
+    const secret = defaults.get('Secret', `${FULLNAME}-api-keys`);
+    expect(Buffer.from(secret.data!['api-keys'], 'base64').toString()).toMatch(
+      /^sk-tessera-[A-Za-z0-9]{40}$/,
+    );
+    // The Secret and the gateway's checksum of it come from the same key.
+    const checksum =
+      defaults.deployment('gateway').spec.template.metadata.annotations['checksum/api-keys'];
+    expect(checksum).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('passes the Hub token to the pull only, from its Secret', () => {
+    const res = render({
+      values: { huggingface: { existingSecret: 'hf', tokenKey: 't', endpoint: 'https://m.example' } },
+    });
+    for (const capability of CAPABILITIES) {
+      const spec = res.deployment(capability).spec.template.spec;
+      const env = envOf(spec.initContainers[0]);
+      expect(env.HF_TOKEN).toEqual({ secretKeyRef: { name: 'hf', key: 't' } });
+      expect(env.HF_ENDPOINT).toBe('https://m.example');
+      expect(envOf(spec.containers[0]).HF_TOKEN).toBeUndefined();
+    }
+    expect(JSON.stringify(defaults.objects)).not.toContain('HF_TOKEN');
+  });
+});
+
+describe('tracing', () => {
+  it('sets no OTEL_* variable unless otel.enabled', () => {
+    expect(defaults.text).not.toContain('OTEL_');
+    expect(gpu.text).not.toContain('OTEL_');
+  });
+
+  it('exports to the bundled Jaeger when it is enabled and no endpoint is set', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      const env = envOf(container(cpu.deployment(component)));
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(`http://${FULLNAME}-jaeger:4318`);
+      expect(env.OTEL_SERVICE_NAME).toBe(`tessera-${component}`);
+    }
+    const service = cpu.get('Service', `${FULLNAME}-jaeger`);
+    expect(service.spec.ports.map((p: Loose) => p.port)).toEqual([4317, 4318, 16686]);
+    expect(container(cpu.get('Deployment', `${FULLNAME}-jaeger`)).image).toMatch(
+      /^docker\.io\/jaegertracing\/jaeger:2\./,
+    );
+  });
+
+  it('exports to otel.endpoint, and refuses tracing with nowhere to export', () => {
+    const res = render({ values: { otel: { enabled: true, endpoint: 'http://c.obs:4318' } } });
+    expect(envOf(container(res.deployment('chat'))).OTEL_EXPORTER_OTLP_ENDPOINT).toBe(
+      'http://c.obs:4318',
+    );
+    expect(res.find('Deployment', `${FULLNAME}-jaeger`)).toBeUndefined();
+    expect(() => render({ values: { otel: { enabled: true } } })).toThrow(
+      /otel.enabled needs otel.endpoint, or jaeger.enabled/,
+    );
+  });
+});
+
+describe('probes', () => {
+  it('probes the services with native gRPC health (startup, readiness) and /healthz (liveness)', () => {
+    for (const component of CAPABILITIES) {
+      const c = container(cpu.deployment(component));
+      expect(c.startupProbe).toMatchObject({ grpc: { port: 50051 }, failureThreshold: 90 });
+      expect(c.readinessProbe.grpc).toEqual({ port: 50051 });
+      expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http-metrics' });
+    }
+  });
+
+  it('probes the gateway over HTTP: /healthz, and /readyz for readiness', () => {
+    const c = container(cpu.deployment('gateway'));
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    const loose = render({ values: { gateway: { readinessOnUpstreams: false } } });
+    expect(container(loose.deployment('gateway')).readinessProbe.httpGet.path).toBe('/healthz');
+  });
+});
+
+describe('security context', () => {
+  const shapes: [string, Rendered][] = [
+    ['cpu', cpu],
+    ['gpu', gpu],
+    ['defaults', defaults],
+  ];
+
+  it.each(shapes)('hardens every pod and container (%s), init and test pods included', (_, r) => {
+    const specs = r.podSpecs();
+    expect(specs.filter((s) => s.owner.startsWith('Pod/')).length).toBeGreaterThan(0);
+    let containers = 0;
+    for (const { owner, spec } of specs) {
+      expect({ owner, ...spec.securityContext }).toMatchObject({
+        owner,
+        runAsNonRoot: true,
+        runAsUser: 10001,
+        fsGroup: 10001,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(spec.automountServiceAccountToken).toBe(false);
+      for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+        containers++;
+        expect({ owner, name: c.name, ...c.securityContext }).toEqual({
+          owner,
+          name: c.name,
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
+        // A read-only root needs a writable /tmp.
+        expect(c.volumeMounts).toContainEqual(expect.objectContaining({ mountPath: '/tmp' }));
+      }
+    }
+    expect(containers).toBeGreaterThan(specs.length);
+  });
+});
+
+describe('models', () => {
+  it('renders each capability models file with capability added; the gateway gets them all', () => {
+    const all: Loose[] = [];
+    for (const capability of CAPABILITIES) {
+      const models = modelsFileOf(defaults, capability).models;
+      expect(models.length).toBeGreaterThan(0);
+      for (const m of models) expect(m.capability).toBe(capability);
+      all.push(...models);
+    }
+    expect(modelsFileOf(defaults, 'gateway').models).toEqual(all);
+    expect(modelsFileOf(embeddingsOnly, 'gateway').models).toEqual(
+      modelsFileOf(embeddingsOnly, 'embeddings').models,
+    );
+  });
+
+  it('serves by default the models of config/models.yaml', () => {
+    const config = parse(fs.readFileSync(path.join(ROOT, 'config/models.yaml'), 'utf8'));
+    const byId = (ms: Loose[]) => [...ms].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(modelsFileOf(defaults, 'gateway').models)).toEqual(byId(config.models));
+  });
+
+  it('mounts the models file and pulls the models into the cache before the service starts', () => {
+    for (const capability of CAPABILITIES) {
+      const spec = cpu.deployment(capability).spec.template.spec;
+      expect(spec.initContainers).toHaveLength(1);
+      const [init] = spec.initContainers;
+      expect(init.name).toBe('models-pull');
+      expect(init.image).toBe(spec.containers[0].image);
+      expect(init.args).toEqual(['node', 'dist/tools/models/cli.js', 'pull']);
+      for (const c of [init, spec.containers[0]]) {
+        expect(envOf(c)).toMatchObject({
+          TESSERA_MODELS_FILE: '/etc/tessera/models/models.yaml',
+          TESSERA_MODEL_CACHE: '/var/cache/tessera/models',
+        });
+        expect(c.volumeMounts).toEqual(
+          expect.arrayContaining([
+            { name: 'models-file', mountPath: '/etc/tessera/models', readOnly: true },
+            { name: 'model-cache', mountPath: '/var/cache/tessera/models' },
+          ]),
+        );
+      }
+      const files = spec.volumes.find((v: Loose) => v.name === 'models-file');
+      expect(files.configMap.name).toBe(`${name(capability)}-models`);
+    }
+  });
+
+  it('caches models in an emptyDir, a PVC of the chart or an existing claim', () => {
+    const volume = (r: Rendered, c: string) =>
+      r.deployment(c).spec.template.spec.volumes.find((v: Loose) => v.name === 'model-cache');
+    expect(volume(cpu, 'embeddings').emptyDir).toEqual({ sizeLimit: '10Gi' });
+    expect(volume(cpu, 'chat').persistentVolumeClaim).toEqual({
+      claimName: `${name('chat')}-model-cache`,
+    });
+    const pvc = cpu.get('PersistentVolumeClaim', `${name('chat')}-model-cache`);
+    expect(pvc.spec).toEqual({
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '5Gi' } },
+    });
+    expect(cpu.ofKind('PersistentVolumeClaim')).toHaveLength(2);
+    const existing = render({
+      values: { speech: { modelCache: { type: 'pvc', existingClaim: 'voices' } } },
+    });
+    expect(volume(existing, 'speech').persistentVolumeClaim).toEqual({ claimName: 'voices' });
+    expect(existing.ofKind('PersistentVolumeClaim')).toEqual([]);
+  });
+
+  it('rolls only the changed component and the gateway when one component models change', () => {
+    const checksums = (r: Rendered) =>
+      Object.fromEntries(
+        ['gateway', ...CAPABILITIES].map((c) => [
+          c,
+          r.deployment(c).spec.template.metadata.annotations['checksum/config'],
+        ]),
+      );
+    const before = checksums(render({ files: ['values-cpu.yaml'] }));
+    const after = checksums(
+      render({
+        files: ['values-cpu.yaml'],
+        values: {
+          embeddings: {
+            models: [{ id: 'bge-small', source: 'hf:Xenova/bge-small-en-v1.5', dtype: 'q8' }],
+          },
+        },
+      }),
+    );
+    for (const c of ['gateway', ...CAPABILITIES]) expect(before[c]).toMatch(/^[0-9a-f]{64}$/);
+    expect(after.embeddings).not.toBe(before.embeddings);
+    expect(after.gateway).not.toBe(before.gateway);
+    for (const c of ['chat', 'moderation', 'speech', 'transcription']) {
+      expect(after[c]).toBe(before[c]);
+    }
+  });
+});
+
+describe('helm test hooks', () => {
+  it('calls each enabled capability through the gateway with the release key', () => {
+    const pods = cpu.ofKind('Pod');
+    expect(pods.map((p) => p.metadata.name).sort()).toEqual(
+      CAPABILITIES.map((c) => `${FULLNAME}-test-${c}`).sort(),
+    );
+    for (const pod of pods) {
+      expect(pod.metadata.annotations['helm.sh/hook']).toBe('test');
+      const [c] = pod.spec.containers;
+      expect(c.args.slice(0, 2)).toEqual(['node', '/etc/tessera/test/helm-test.mjs']);
+      expect(envOf(c).TESSERA_URL).toBe(`http://${name('gateway')}:80`);
+      const keys = pod.spec.volumes.find((v: Loose) => v.name === 'api-keys');
+      expect(keys.secret.secretName).toBe(`${FULLNAME}-api-keys`);
+    }
+    const speech = cpu.get('Pod', `${FULLNAME}-test-speech`);
+    expect(speech.spec.containers[0].args.slice(2)).toEqual(['speech', 'piper-en-us', 'alloy']);
+    expect(embeddingsOnly.ofKind('Pod')).toHaveLength(1);
+    const script = cpu.get('ConfigMap', `${FULLNAME}-test-script`);
+    expect(script.metadata.annotations['helm.sh/hook']).toBe('test');
+    expect(script.data!['helm-test.mjs']).toBe(
+      fs.readFileSync(path.join(ROOT, 'charts/tessera/files/helm-test.mjs'), 'utf8'),
+    );
+  });
+});
+
+describe('ServiceMonitor', () => {
+  it('scrapes every component when enabled', () => {
+    const monitors = cpu.ofKind('ServiceMonitor');
+    expect(monitors).toHaveLength(6);
+    expect(cpu.get('ServiceMonitor', name('gateway')).spec.endpoints).toEqual([
+      { port: 'http', path: '/metrics', interval: '30s' },
+    ]);
+    expect(cpu.get('ServiceMonitor', name('chat')).spec.endpoints[0].port).toBe('http-metrics');
+    expect(defaults.ofKind('ServiceMonitor')).toEqual([]);
+  });
+});
