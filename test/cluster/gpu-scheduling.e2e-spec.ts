@@ -10,7 +10,7 @@ describe('GPU capabilities when no GPU is free', () => {
 
   beforeAll(async () => {
     kube = new Kube(process.env.KUBECONFIG!);
-    release = await Release.install(kube, 'gpu');
+    release = await Release.install(kube, 'gpu-full', 'gpu');
   });
 
   afterAll(async () => {

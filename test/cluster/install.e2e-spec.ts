@@ -16,7 +16,7 @@ describe.each(['cpu', 'gpu', 'embeddings-only'])('helm install ci/values-%s.yaml
 
   beforeAll(async () => {
     kube = new Kube(process.env.KUBECONFIG!);
-    release = await Release.install(kube, shape);
+    release = await Release.install(kube, `install-${shape}`, shape);
     values = await release.values();
     deployments = await release.deployments();
   });

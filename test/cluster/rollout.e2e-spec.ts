@@ -15,7 +15,7 @@ describe('helm upgrade of one component (ci/values-cpu.yaml)', () => {
   beforeAll(async () => {
     kube = new Kube(process.env.KUBECONFIG!);
     scratch = mkdtempSync(join(tmpdir(), 'tessera-cluster-'));
-    release = await Release.install(kube, 'cpu');
+    release = await Release.install(kube, 'rollout', 'cpu');
   });
 
   afterAll(async () => {

@@ -1,8 +1,10 @@
-// Jest global setup of the cluster suite: the real control plane, the fake nodes, and the helm
+// Jest global setup of the cluster suite: the real control plane, the fake nodes, the CRDs of the
+// chart's optional objects, and the helm
 // binary, handed to the test files through the environment (KUBECONFIG, TESSERA_HELM).
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startControlPlane, ControlPlane } from './control-plane';
+import { createCrds } from './crds';
 import { Kube } from './kube';
 import { createFakeNodes } from './nodes';
 
@@ -24,6 +26,7 @@ export default async function globalSetup(): Promise<void> {
   const kube = new Kube(controlPlane.kubeconfig);
   try {
     await createFakeNodes(kube);
+    await createCrds(kube);
   } finally {
     await kube.close();
   }

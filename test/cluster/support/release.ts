@@ -43,9 +43,17 @@ export class Release {
     readonly namespace: string,
   ) {}
 
-  /** `helm install --wait` of a ci/values-<shape>.yaml (plus --set/-f arguments). */
-  static async install(kube: Kube, shape: string, ...extra: string[]): Promise<Release> {
-    const release = new Release(kube, `t-${shape}`, `tessera-${shape}`);
+  /**
+   * `helm install --wait` of a ci/values-<shape>.yaml (plus --set/-f arguments) as release `name`
+   * in its own namespace of the same name.
+   */
+  static async install(
+    kube: Kube,
+    name: string,
+    shape: string,
+    ...extra: string[]
+  ): Promise<Release> {
+    const release = new Release(kube, name, name);
     await helm(
       'install',
       release.name,

@@ -100,13 +100,15 @@ current-context: tessera-test
 EOF
 
 # kwok's own "fast" stages (from its module at the built version): nodes become Ready and keep
-# a lease, pods become Running/Ready, Job pods complete, deleted pods go away.
+# a lease, pods become Running/Ready, Job pods complete, deleted pods go away; claims of its
+# StorageClass (created below, the default one) get a volume and are Bound.
 kwok_pin="$(bash "$gotool" pin kwok)"
 kwok_dir="$(go mod download -json "sigs.k8s.io/kwok@${kwok_pin##*@}" |
   sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
 stages="$kwok_dir/kustomize/stage"
 for f in node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease \
-  pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+  pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete \
+  volume/fast/pvc-provision volume/fast/pv-bind volume/fast/pvc-delete volume/fast/pv-delete; do
   cat "$stages/$f.yaml"
   echo "---"
 done >"$state/kwok-stages.yaml"
@@ -122,9 +124,11 @@ alive() {
   local pid
   for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || return 1; done
 }
-api() { # path: GET with the admin identity
+api() { # path [curl args]: a request with the admin identity
+  local path="$1"
+  shift
   curl -sf --max-time 5 --cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/admin.key" \
-    "$server$1"
+    "$@" "$server$path"
 }
 wait_for() { # what command...
   local what="$1"
@@ -166,6 +170,11 @@ spawn kwok --kubeconfig "$kubeconfig" --config "$state/kwok-stages.yaml" \
   --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
   --manage-nodes-with-label-selector= --cidr 10.244.0.0/16 --node-ip 10.0.0.1
 wait_for "the default ServiceAccount" api /api/v1/namespaces/default/serviceaccounts/default
+api /apis/storage.k8s.io/v1/storageclasses -o /dev/null -H 'Content-Type: application/yaml' \
+  --data-binary "@$stages/volume/fast/storage-class.yaml" || {
+  log "could not create kwok's StorageClass"
+  exit 1
+}
 log "up in $((SECONDS - started)) s at $server (state $state)"
 
 if [[ "${1:-}" == "--" ]]; then
