@@ -1,5 +1,10 @@
 // GPU capacity as the real scheduler accounts it: with values-gpu.yaml the GPU node's GPUs are
-// all taken (chat and transcription), so a further chat replica must stay Pending, and say why.
+// all taken (chat and transcription), so a configuration change must still roll out (no surge
+// pod waiting for a GPU that never frees), and a further chat replica must stay Pending, and say
+// why.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Kube, KubeObject, eventually } from './support/kube';
 import { GPU_COUNT, GPU_NODE, GPU_RESOURCE } from './support/nodes';
 import { Release } from './support/release';
@@ -7,15 +12,18 @@ import { Release } from './support/release';
 describe('GPU capabilities when no GPU is free', () => {
   let kube: Kube;
   let release: Release;
+  let scratch: string;
 
   beforeAll(async () => {
     kube = new Kube(process.env.KUBECONFIG!);
+    scratch = mkdtempSync(join(tmpdir(), 'tessera-cluster-'));
     release = await Release.install(kube, 'gpu-full', 'gpu');
   });
 
   afterAll(async () => {
     await release?.uninstall();
     await kube?.close();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it('takes every GPU of the GPU node with chat and transcription', async () => {
@@ -29,6 +37,25 @@ describe('GPU capabilities when no GPU is free', () => {
       }
     }
     expect(used).toBe(GPU_COUNT);
+  });
+
+  it('rolls a models change of a GPU capability out while every GPU is taken', async () => {
+    const models = (await release.values()).transcription.models ?? [];
+    const added = { ...models[0], id: `${models[0].id}-canary` };
+    delete added.aliases;
+    const file = join(scratch, 'transcription-models.json');
+    writeFileSync(file, JSON.stringify({ transcription: { models: [...models, added] } }));
+
+    const before = (await release.snapshot()).get('transcription')!;
+    await release.upgrade(true, '--values', file);
+    await release.settled();
+    const after = (await release.snapshot()).get('transcription')!;
+    expect(after.checksum).not.toBe(before.checksum);
+    expect(after.podUids).toHaveLength(before.podUids.length);
+    expect(after.podUids.filter((uid) => before.podUids.includes(uid))).toEqual([]);
+    for (const pod of await release.pods(await release.deployment('transcription'))) {
+      expect(pod.spec.nodeName).toBe(GPU_NODE);
+    }
   });
 
   it('leaves a second chat replica Pending with FailedScheduling naming nvidia.com/gpu', async () => {
