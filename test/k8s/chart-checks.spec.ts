@@ -11,7 +11,8 @@ const SHAPES: { name: string; files: string[]; values?: Record<string, unknown> 
   { name: 'defaults', files: [] },
   ...CI_VALUES.map((f) => ({ name: f, files: [f] })),
   {
-    // Every optional object at once: PVCs from existing claims, HF token, NetworkPolicy off.
+    // The options the ci/ shapes leave out: PVCs (made and existing), an existing keys Secret, the
+    // Hub token and mirror, an external OTLP endpoint, no NetworkPolicy, a queue-depth-only HPA.
     name: 'options',
     files: [],
     values: {
@@ -21,6 +22,9 @@ const SHAPES: { name: string; files: string[]; values?: Record<string, unknown> 
       networkPolicy: { enabled: false },
       serviceAccount: { create: false, name: 'tessera' },
       chat: { modelCache: { type: 'pvc', existingClaim: 'models' } },
+      transcription: {
+        modelCache: { type: 'pvc', size: '2Gi', storageClass: 'fast', accessModes: ['ReadWriteMany'] },
+      },
       gateway: { autoscaling: { enabled: true, targetCPUUtilizationPercentage: null, metrics: [
         { type: 'Pods', pods: { metric: { name: 'tessera_http_requests_in_flight' }, target: { type: 'AverageValue', averageValue: '20' } } },
       ] } },

@@ -77,11 +77,18 @@ describe('images', () => {
     }
   });
 
-  it('starts each component as node dist/apps/<component>/main.js', () => {
+  it('starts each component from its build output (the image keeps tini as PID 1)', () => {
+    // dist/ mirrors the sources (tsconfig.build.json: rootDir ./): each script the pods run is
+    // the build of a source file that exists.
+    const built = (script: string) =>
+      fs.existsSync(path.join(ROOT, script.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
     for (const component of ['gateway', ...CAPABILITIES]) {
-      const c = container(defaults.deployment(component));
-      expect(c.command).toBeUndefined(); // the image's entrypoint (tini) stays PID 1
-      expect(c.args).toEqual(['node', `dist/apps/${component}/main.js`]);
+      const spec = defaults.deployment(component).spec.template.spec;
+      const c = spec.containers[0];
+      expect(c.command).toBeUndefined(); // the image's entrypoint (tini) stays
+      expect(c.args).toEqual(['node', `dist/apps/${component}/src/main.js`]);
+      expect(built(c.args[1])).toBe(true);
+      for (const init of spec.initContainers ?? []) expect(built(init.args[1])).toBe(true);
     }
   });
 });
@@ -200,6 +207,16 @@ describe('GPU', () => {
       },
     });
     expect(modelsFileOf(chosen, 'chat').models[0].options.execution_providers).toEqual(['cpu']);
+  });
+
+  it('rolls GPU pods in place where asked (no surge pod waiting for a GPU)', () => {
+    for (const component of onGpu) {
+      expect(gpu.deployment(component).spec.strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
+      });
+    }
+    expect(gpu.deployment('embeddings').spec.strategy).toBeUndefined();
   });
 
   it('keeps the GPU count and the user tolerations', () => {
@@ -488,20 +505,33 @@ describe('models', () => {
     const volume = (r: Rendered, c: string) =>
       r.deployment(c).spec.template.spec.volumes.find((v: Loose) => v.name === 'model-cache');
     expect(volume(cpu, 'embeddings').emptyDir).toEqual({ sizeLimit: '10Gi' });
-    expect(volume(cpu, 'chat').persistentVolumeClaim).toEqual({
+    expect(cpu.ofKind('PersistentVolumeClaim')).toEqual([]);
+
+    const res = render({
+      values: {
+        chat: { modelCache: { type: 'pvc', size: '5Gi' } },
+        transcription: {
+          modelCache: { type: 'pvc', storageClass: 'fast', accessModes: ['ReadWriteMany'] },
+        },
+        speech: { modelCache: { type: 'pvc', existingClaim: 'voices' } },
+      },
+    });
+    expect(volume(res, 'chat').persistentVolumeClaim).toEqual({
       claimName: `${name('chat')}-model-cache`,
     });
-    const pvc = cpu.get('PersistentVolumeClaim', `${name('chat')}-model-cache`);
-    expect(pvc.spec).toEqual({
+    const chat = res.get('PersistentVolumeClaim', `${name('chat')}-model-cache`);
+    expect(chat.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
+    expect(chat.spec).toEqual({
       accessModes: ['ReadWriteOnce'],
       resources: { requests: { storage: '5Gi' } },
     });
-    expect(cpu.ofKind('PersistentVolumeClaim')).toHaveLength(2);
-    const existing = render({
-      values: { speech: { modelCache: { type: 'pvc', existingClaim: 'voices' } } },
+    expect(res.get('PersistentVolumeClaim', `${name('transcription')}-model-cache`).spec).toEqual({
+      accessModes: ['ReadWriteMany'],
+      storageClassName: 'fast',
+      resources: { requests: { storage: '10Gi' } },
     });
-    expect(volume(existing, 'speech').persistentVolumeClaim).toEqual({ claimName: 'voices' });
-    expect(existing.ofKind('PersistentVolumeClaim')).toEqual([]);
+    expect(volume(res, 'speech').persistentVolumeClaim).toEqual({ claimName: 'voices' });
+    expect(res.ofKind('PersistentVolumeClaim')).toHaveLength(2);
   });
 
   it('rolls only the changed component and the gateway when one component models change', () => {
@@ -566,5 +596,64 @@ describe('ServiceMonitor', () => {
     ]);
     expect(cpu.get('ServiceMonitor', name('chat')).spec.endpoints[0].port).toBe('http-metrics');
     expect(defaults.ofKind('ServiceMonitor')).toEqual([]);
+  });
+});
+
+describe('pass-through values', () => {
+  const res = render({
+    values: {
+      image: { registry: '', repository: 'mirror/tessera', tag: '9.9.9' },
+      imagePullSecrets: [{ name: 'pull' }],
+      serviceAccount: { create: false, name: 'runner' },
+      jaeger: { enabled: true },
+      gateway: {
+        requestTimeoutMs: 600000,
+        extraEnv: [{ name: 'TESSERA_BODY_LIMIT_BYTES', value: '1048576' }],
+        podAnnotations: { team: 'ml' },
+      },
+      embeddings: {
+        nodeSelector: { pool: 'cpu' },
+        affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] } },
+        extraEnv: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=2048' }],
+      },
+    },
+  });
+
+  it('sets the image, pull secrets and service account of every pod', () => {
+    expect(container(res.deployment('chat')).image).toBe('mirror/tessera:9.9.9');
+    expect(container(res.deployment('speech')).image).toBe('tessera-ai/tessera-audio:9.9.9');
+    for (const { owner, spec } of res.podSpecs()) {
+      expect({ owner, secrets: spec.imagePullSecrets }).toEqual({ owner, secrets: [{ name: 'pull' }] });
+    }
+    for (const deployment of res.ofKind('Deployment')) {
+      expect(deployment.spec.template.spec.serviceAccountName).toBe('runner');
+    }
+    expect(res.ofKind('ServiceAccount')).toEqual([]);
+  });
+
+  it('adds the extra env, timeout, annotations and scheduling of a component only', () => {
+    const gateway = res.deployment('gateway');
+    expect(envOf(container(gateway))).toMatchObject({
+      TESSERA_REQUEST_TIMEOUT_MS: '600000',
+      TESSERA_BODY_LIMIT_BYTES: '1048576',
+    });
+    expect(gateway.spec.template.metadata.annotations.team).toBe('ml');
+    const embeddings = res.deployment('embeddings').spec.template.spec;
+    expect(envOf(embeddings.containers[0]).NODE_OPTIONS).toBe('--max-old-space-size=2048');
+    expect(embeddings.nodeSelector).toEqual({ pool: 'cpu' });
+    expect(embeddings.affinity).toEqual({
+      podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] },
+    });
+    const chat = res.deployment('chat').spec.template.spec;
+    expect(envOf(chat.containers[0]).NODE_OPTIONS).toBeUndefined();
+    expect(chat.nodeSelector).toBeUndefined();
+    expect(envOf(container(defaults.deployment('gateway'))).TESSERA_REQUEST_TIMEOUT_MS).toBeUndefined();
+  });
+
+  it('renders without the gateway: no test pods, the services alone', () => {
+    const headless = render({ values: { gateway: { enabled: false } } });
+    expect(headless.find('Deployment', name('gateway'))).toBeUndefined();
+    expect(headless.ofKind('Pod')).toEqual([]);
+    expect(headless.ofKind('Deployment')).toHaveLength(5);
   });
 });
