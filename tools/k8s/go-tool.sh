@@ -6,6 +6,7 @@
 #   bash tools/k8s/go-tool.sh ensure helm kustomize ...   # build what is missing or stale
 #   bash tools/k8s/go-tool.sh path helm                   # prints the binary's path (ensured)
 #   bash tools/k8s/go-tool.sh bin                         # prints the bin directory
+#   bash tools/k8s/go-tool.sh pin kwok                    # prints the pin a tool is built from
 #
 # Cache: TESSERA_TOOLS_CACHE (default ~/.cache/tessera-tools): bin/ holds the binaries,
 # bin/<tool>.version the pin each was built from.
@@ -25,6 +26,13 @@ declare -A PIN=(
   # Jaeger tags every release twice, and v1.76.0 is that same commit, so that is the version
   # the proxy hands out. cmd/jaeger there is the v2 binary (an OpenTelemetry collector).
   [jaeger]="github.com/jaegertracing/jaeger/cmd/jaeger@v1.76.0"
+  # The test control plane (tools/k8s/control-plane): the Kubernetes and etcd binaries come from
+  # the tools modules under tools/k8s/control-plane/{k8s,etcd}, whose go.mod holds the same versions.
+  [kube-apiserver]="k8s.io/kubernetes/cmd/kube-apiserver@v1.36.3"
+  [kube-controller-manager]="k8s.io/kubernetes/cmd/kube-controller-manager@v1.36.3"
+  [kube-scheduler]="k8s.io/kubernetes/cmd/kube-scheduler@v1.36.3"
+  [etcd]="go.etcd.io/etcd/server/v3@v3.6.16"
+  [kwok]="sigs.k8s.io/kwok/cmd/kwok@v0.8.0"
 )
 
 # What a recipe stamps into a binary's version (jaeger reports its v2 tag with --version).
@@ -36,11 +44,27 @@ built() { [[ -x "$bin/$1" && "$(cat "$bin/$1.version" 2>/dev/null)" == "${PIN[$1
 build() {
   local tool="$1"
   case "$tool" in
-    helm | kustomize)
+    helm | kustomize | kwok)
       GOBIN="$bin" CGO_ENABLED=0 go install -ldflags='-s -w' "${PIN[$tool]}"
       ;;
     jaeger)
       build_jaeger
+      ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler)
+      # Without the version stamp the server reports v0.0.0-master+$Format:%H$, which clients
+      # (kubectl, helm's capabilities) fail to parse.
+      local v="${PIN[$tool]##*@}" minor ldflags=(-s -w) pkg
+      minor="${v#v*.}" && minor="${minor%%.*}"
+      for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+        ldflags+=(-X "$pkg.gitVersion=$v" -X "$pkg.gitMajor=${v:1:1}" -X "$pkg.gitMinor=$minor"
+          -X "$pkg.gitTreeState=clean")
+      done
+      (cd "$here/control-plane/k8s" &&
+        CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="${ldflags[*]}" -o "$bin/$tool" "k8s.io/kubernetes/cmd/$tool")
+      ;;
+    etcd)
+      (cd "$here/control-plane/etcd" &&
+        CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$bin/etcd" go.etcd.io/etcd/server/v3)
       ;;
     *)
       echo "go-tool: unknown tool '$tool' (known: ${!PIN[*]})" >&2
@@ -82,5 +106,6 @@ case "${1:-}" in
   ensure) shift; ensure "$@" ;;
   path) ensure "$2" >&2; echo "$bin/$2" ;;
   bin) echo "$bin" ;;
-  *) sed -n '2,12p' "${BASH_SOURCE[0]}"; exit 2 ;;
+  pin) echo "${PIN[$2]:?unknown tool}" ;;
+  *) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac

@@ -1,0 +1,182 @@
+// A release of the chart in the test control plane, read back through the API: what helm
+// rendered, what the values enabled, and the Deployments and pods per component.
+import { parseAllDocuments } from 'yaml';
+import { helm, chartDir, ciValues } from './helm';
+import { Kube, KubeObject, eventually, selectorQuery } from './kube';
+
+export const COMPONENTS = [
+  'gateway',
+  'chat',
+  'embeddings',
+  'moderation',
+  'speech',
+  'transcription',
+] as const;
+export type Component = (typeof COMPONENTS)[number];
+export const CAPABILITIES = COMPONENTS.filter((c) => c !== 'gateway');
+
+const COMPONENT_LABEL = 'app.kubernetes.io/component';
+const CHECKSUM = 'checksum/config';
+const HELM_TIMEOUT = '150s';
+
+export interface ComponentValues {
+  enabled: boolean;
+  replicaCount: number;
+  autoscaling?: { enabled: boolean };
+  pdb?: { enabled: boolean };
+  gpu?: { enabled: boolean; count: number };
+  models?: { id: string; aliases?: string[] }[];
+}
+export type ChartValues = Record<Component, ComponentValues>;
+
+/** One Deployment's state that a change to another component must leave alone. */
+export interface Snapshot {
+  generation: number;
+  checksum: string | undefined;
+  podUids: string[];
+}
+
+export class Release {
+  constructor(
+    readonly kube: Kube,
+    readonly name: string,
+    readonly namespace: string,
+  ) {}
+
+  /**
+   * `helm install --wait` of a ci/values-<shape>.yaml (plus --set/-f arguments) as release `name`
+   * in its own namespace of the same name.
+   */
+  static async install(
+    kube: Kube,
+    name: string,
+    shape: string,
+    ...extra: string[]
+  ): Promise<Release> {
+    const release = new Release(kube, name, name);
+    await helm(
+      'install',
+      release.name,
+      chartDir,
+      '--namespace',
+      release.namespace,
+      '--create-namespace',
+      '--values',
+      ciValues(shape),
+      '--wait',
+      '--timeout',
+      HELM_TIMEOUT,
+      ...extra,
+    );
+    return release;
+  }
+
+  /** `helm upgrade --reuse-values` with more arguments; waits for the rollout unless told not to. */
+  async upgrade(wait: boolean, ...extra: string[]): Promise<void> {
+    const waitArgs = wait ? ['--wait', '--timeout', HELM_TIMEOUT] : [];
+    await helm(
+      'upgrade',
+      this.name,
+      chartDir,
+      '--namespace',
+      this.namespace,
+      '--reuse-values',
+      ...waitArgs,
+      ...extra,
+    );
+  }
+
+  /** Uninstalls and waits until the namespace's pods are gone (their resources free again). */
+  async uninstall(): Promise<void> {
+    await helm('uninstall', this.name, '--namespace', this.namespace, '--wait');
+    await this.kube.delete(`/api/v1/namespaces/${this.namespace}`);
+    await eventually(`pods of ${this.namespace} gone`, async () =>
+      (await this.kube.list(`/api/v1/namespaces/${this.namespace}/pods`)).length === 0
+        ? true
+        : undefined,
+    );
+  }
+
+  /** The computed values of the release (chart defaults merged with the shape's file). */
+  async values(): Promise<ChartValues> {
+    const json = await helm(
+      'get',
+      'values',
+      this.name,
+      '-n',
+      this.namespace,
+      '--all',
+      '-o',
+      'json',
+    );
+    return JSON.parse(json) as ChartValues;
+  }
+
+  /** Every object helm rendered for the release (hooks, e.g. `helm test` pods, not included). */
+  async manifest(): Promise<KubeObject[]> {
+    const text = await helm('get', 'manifest', this.name, '-n', this.namespace);
+    return parseAllDocuments(text)
+      .map((doc) => doc.toJS() as KubeObject | null)
+      .filter((o): o is KubeObject => o !== null);
+  }
+
+  private get selector(): string {
+    return `app.kubernetes.io/instance=${this.name}`;
+  }
+
+  async list(resource: string, group = 'api/v1'): Promise<KubeObject[]> {
+    return this.kube.list(`/${group}/namespaces/${this.namespace}/${resource}`, this.selector);
+  }
+
+  /** The release's Deployments by component label. */
+  async deployments(): Promise<Map<string, KubeObject>> {
+    const list = await this.list('deployments', 'apis/apps/v1');
+    return new Map(list.map((d) => [d.metadata.labels?.[COMPONENT_LABEL] ?? '', d]));
+  }
+
+  async deployment(component: Component): Promise<KubeObject> {
+    const found = (await this.deployments()).get(component);
+    if (!found) throw new Error(`no Deployment for ${component} in ${this.namespace}`);
+    return found;
+  }
+
+  /** Pods selected by a Deployment's selector that are not being deleted. */
+  async pods(deployment: KubeObject): Promise<KubeObject[]> {
+    const pods = await this.kube.list(
+      `/api/v1/namespaces/${this.namespace}/pods`,
+      selectorQuery(deployment.spec.selector),
+    );
+    return pods.filter((p) => !(p.metadata as { deletionTimestamp?: string }).deletionTimestamp);
+  }
+
+  /** Generation, pod-template checksum and pod uids of every Deployment, by component. */
+  async snapshot(): Promise<Map<string, Snapshot>> {
+    const result = new Map<string, Snapshot>();
+    for (const [component, deployment] of await this.deployments()) {
+      result.set(component, {
+        generation: deployment.metadata.generation ?? 0,
+        checksum: deployment.spec.template.metadata?.annotations?.[CHECKSUM],
+        podUids: (await this.pods(deployment)).map((p) => p.metadata.uid ?? '').sort(),
+      });
+    }
+    return result;
+  }
+
+  /** Waits until every Deployment's rollout is complete (observed, updated, available, no extra). */
+  async settled(): Promise<void> {
+    await eventually(`rollouts in ${this.namespace} complete`, async () => {
+      for (const d of (await this.deployments()).values()) {
+        const s = d.status ?? {};
+        const want = d.spec.replicas ?? 1;
+        const done =
+          s.observedGeneration === d.metadata.generation &&
+          s.updatedReplicas === want &&
+          s.availableReplicas === want &&
+          (s.replicas ?? 0) === want &&
+          (await this.pods(d)).length === want;
+        if (!done) return undefined;
+      }
+      return true;
+    });
+  }
+}
