@@ -1,6 +1,7 @@
 // What charts/tessera renders, feature by feature, from the real `helm template`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CAPABILITIES as REGISTRY } from '@tessera/contracts';
 import { parse } from 'yaml';
 import {
   CAPABILITIES,
@@ -26,6 +27,11 @@ function modelsFileOf(r: Rendered, component: string): Loose {
 }
 
 describe('objects and labels', () => {
+  it('deploys every capability of the registry (libs/contracts)', () => {
+    expect([...REGISTRY].sort()).toEqual([...CAPABILITIES].sort());
+    for (const capability of REGISTRY) expect(defaults.deployment(capability)).toBeDefined();
+  });
+
   it('names every component <fullname>-<component> and labels every object', () => {
     for (const component of ['gateway', ...CAPABILITIES]) {
       const deployment = defaults.deployment(component);
