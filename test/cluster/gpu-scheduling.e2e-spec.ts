@@ -2,36 +2,19 @@
 // all taken (chat and transcription), so a configuration change must still roll out (no surge
 // pod waiting for a GPU that never frees), and a further chat replica must stay Pending, and say
 // why.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Kube, KubeObject, eventually } from './support/kube';
+import { KubeObject, eventually } from './support/kube';
 import { GPU_COUNT, GPU_NODE, GPU_RESOURCE } from './support/nodes';
-import { Release } from './support/release';
+import { useRelease } from './support/release';
 
 describe('GPU capabilities when no GPU is free', () => {
-  let kube: Kube;
-  let release: Release;
-  let scratch: string;
-
-  beforeAll(async () => {
-    kube = new Kube(process.env.KUBECONFIG!);
-    scratch = mkdtempSync(join(tmpdir(), 'tessera-cluster-'));
-    release = await Release.install(kube, 'gpu-full', 'gpu');
-  });
-
-  afterAll(async () => {
-    await release?.uninstall();
-    await kube?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  const release = useRelease('gpu-full', 'gpu');
 
   it('takes every GPU of the GPU node with chat and transcription', async () => {
-    const values = await release.values();
+    const values = await release().values();
     let used = 0;
     for (const component of ['chat', 'transcription'] as const) {
-      const deployment = await release.deployment(component);
-      for (const pod of await release.pods(deployment)) {
+      const deployment = await release().deployment(component);
+      for (const pod of await release().pods(deployment)) {
         expect(pod.spec.nodeName).toBe(GPU_NODE);
         used += values[component].gpu!.count;
       }
@@ -40,37 +23,30 @@ describe('GPU capabilities when no GPU is free', () => {
   });
 
   it('rolls a models change of a GPU capability out while every GPU is taken', async () => {
-    const models = (await release.values()).transcription.models ?? [];
-    const added = { ...models[0], id: `${models[0].id}-canary` };
-    delete added.aliases;
-    const file = join(scratch, 'transcription-models.json');
-    writeFileSync(file, JSON.stringify({ transcription: { models: [...models, added] } }));
-
-    const before = (await release.snapshot()).get('transcription')!;
-    await release.upgrade(true, '--values', file);
-    await release.settled();
-    const after = (await release.snapshot()).get('transcription')!;
+    const before = (await release().snapshot()).get('transcription')!;
+    await release().addModel('transcription');
+    const after = (await release().snapshot()).get('transcription')!;
     expect(after.checksum).not.toBe(before.checksum);
     expect(after.podUids).toHaveLength(before.podUids.length);
     expect(after.podUids.filter((uid) => before.podUids.includes(uid))).toEqual([]);
-    for (const pod of await release.pods(await release.deployment('transcription'))) {
+    for (const pod of await release().pods(await release().deployment('transcription'))) {
       expect(pod.spec.nodeName).toBe(GPU_NODE);
     }
   });
 
   it('leaves a second chat replica Pending with FailedScheduling naming nvidia.com/gpu', async () => {
-    const before = await release.snapshot();
-    await release.upgrade(false, '--set', 'chat.autoscaling.enabled=false,chat.replicaCount=2');
-    const chat = await release.deployment('chat');
+    const before = await release().snapshot();
+    await release().upgrade(false, '--set', 'chat.autoscaling.enabled=false,chat.replicaCount=2');
+    const chat = await release().deployment('chat');
     expect(chat.spec.replicas).toBe(2);
 
     const pending = await eventually('a Pending chat pod', async () => {
-      const pods = await release.pods(chat);
+      const pods = await release().pods(chat);
       return pods.find((p) => p.status?.phase === 'Pending' && !p.spec.nodeName);
     });
     const scheduled = await eventually('its PodScheduled condition', async () => {
-      const pod = await kube.get(
-        `/api/v1/namespaces/${release.namespace}/pods/${pending.metadata.name}`,
+      const pod = await release().kube.get(
+        `/api/v1/namespaces/${release().namespace}/pods/${pending.metadata.name}`,
       );
       return (pod.status?.conditions ?? []).find(
         (c: { type: string; status: string }) => c.type === 'PodScheduled' && c.status === 'False',
@@ -80,8 +56,8 @@ describe('GPU capabilities when no GPU is free', () => {
     expect(scheduled.message).toContain(`Insufficient ${GPU_RESOURCE}`);
 
     const event = await eventually('a FailedScheduling event', async () => {
-      const events = await kube.list<KubeObject & { reason: string; message: string }>(
-        `/api/v1/namespaces/${release.namespace}/events?fieldSelector=${encodeURIComponent(
+      const events = await release().kube.list<KubeObject & { reason: string; message: string }>(
+        `/api/v1/namespaces/${release().namespace}/events?fieldSelector=${encodeURIComponent(
           `involvedObject.name=${pending.metadata.name}`,
         )}`,
       );
@@ -90,7 +66,7 @@ describe('GPU capabilities when no GPU is free', () => {
     expect(event.message).toContain(GPU_RESOURCE);
 
     // The first chat pod and the other components are untouched by the scale-up.
-    const after = await release.snapshot();
+    const after = await release().snapshot();
     for (const [component, state] of before) {
       if (component === 'chat') {
         expect(after.get('chat')!.podUids).toEqual(expect.arrayContaining(state.podUids));

@@ -1,28 +1,10 @@
 // Each capability changes on its own: scaling one leaves every other Deployment (generation,
 // pods) alone, and a changed models list rolls only that component and the gateway (whose models
 // file lists every model): their pod templates' checksum/config changes, nobody else's does.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Kube } from './support/kube';
-import { Release, Snapshot } from './support/release';
+import { Snapshot, useRelease } from './support/release';
 
 describe('helm upgrade of one component (ci/values-cpu.yaml)', () => {
-  let kube: Kube;
-  let release: Release;
-  let scratch: string;
-
-  beforeAll(async () => {
-    kube = new Kube(process.env.KUBECONFIG!);
-    scratch = mkdtempSync(join(tmpdir(), 'tessera-cluster-'));
-    release = await Release.install(kube, 'rollout', 'cpu');
-  });
-
-  afterAll(async () => {
-    await release?.uninstall();
-    await kube?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  const release = useRelease('rollout', 'cpu');
 
   /** Every component other than `changed` is exactly as it was. */
   function expectUntouched(
@@ -38,10 +20,10 @@ describe('helm upgrade of one component (ci/values-cpu.yaml)', () => {
   }
 
   it('scales chat to 2 replicas without touching any other component', async () => {
-    const before = await release.snapshot();
-    await release.upgrade(true, '--set', 'chat.autoscaling.enabled=false,chat.replicaCount=2');
-    await release.settled();
-    const after = await release.snapshot();
+    const before = await release().snapshot();
+    await release().upgrade(true, '--set', 'chat.autoscaling.enabled=false,chat.replicaCount=2');
+    await release().settled();
+    const after = await release().snapshot();
 
     const chat = after.get('chat')!;
     expect(chat.podUids).toHaveLength(2);
@@ -52,20 +34,9 @@ describe('helm upgrade of one component (ci/values-cpu.yaml)', () => {
   });
 
   it('rolls only embeddings and the gateway when the embeddings models change', async () => {
-    const values = await release.values();
-    const models = values.embeddings.models ?? [];
-    expect(models.length).toBeGreaterThan(0);
-    // One more model served by embeddings: a copy of the first under a new id (no aliases,
-    // which must stay unique across the models file).
-    const added = { ...models[0], id: `${models[0].id}-canary` };
-    delete added.aliases;
-    const file = join(scratch, 'embeddings-models.json');
-    writeFileSync(file, JSON.stringify({ embeddings: { models: [...models, added] } }));
-
-    const before = await release.snapshot();
-    await release.upgrade(true, '--values', file);
-    await release.settled();
-    const after = await release.snapshot();
+    const before = await release().snapshot();
+    const added = await release().addModel('embeddings');
+    const after = await release().snapshot();
 
     for (const component of ['embeddings', 'gateway']) {
       const [was, is] = [before.get(component)!, after.get(component)!];
@@ -81,9 +52,9 @@ describe('helm upgrade of one component (ci/values-cpu.yaml)', () => {
     expectUntouched(before, after, ['embeddings', 'gateway']);
 
     // The new model is in the embeddings and gateway models files, and nowhere else.
-    const configMaps = await release.list('configmaps');
+    const configMaps = await release().list('configmaps');
     const serving = configMaps
-      .filter((cm) => Object.values(cm.data ?? {}).some((v) => String(v).includes(added.id)))
+      .filter((cm) => Object.values(cm.data ?? {}).some((v) => String(v).includes(added)))
       .map((cm) => cm.metadata.labels?.['app.kubernetes.io/component'])
       .sort();
     expect(serving).toEqual(['embeddings', 'gateway']);

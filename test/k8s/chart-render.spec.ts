@@ -215,7 +215,7 @@ describe('GPU', () => {
     expect(modelsFileOf(chosen, 'chat').models[0].options.execution_providers).toEqual(['cpu']);
   });
 
-  it('rolls GPU pods in place where asked (no surge pod waiting for a GPU)', () => {
+  it('rolls GPU pods in place by default (no surge pod waiting for a GPU)', () => {
     for (const component of onGpu) {
       expect(gpu.deployment(component).spec.strategy).toEqual({
         type: 'RollingUpdate',

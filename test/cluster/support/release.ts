@@ -1,5 +1,8 @@
 // A release of the chart in the test control plane, read back through the API: what helm
 // rendered, what the values enabled, and the Deployments and pods per component.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { helm, chartDir, ciValues } from './helm';
 import { Kube, KubeObject, eventually, selectorQuery } from './kube';
@@ -84,6 +87,28 @@ export class Release {
       ...waitArgs,
       ...extra,
     );
+  }
+
+  /**
+   * One more model for `component` (a copy of its first under a new id, without aliases, which
+   * must stay unique across the models file): `helm upgrade --wait`, then the rollout settled.
+   * Returns the new model's id.
+   */
+  async addModel(component: Component): Promise<string> {
+    const models = (await this.values())[component].models ?? [];
+    if (models.length === 0) throw new Error(`${component} serves no model to copy`);
+    const added = { ...models[0], id: `${models[0].id}-canary` };
+    delete added.aliases;
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-cluster-'));
+    try {
+      const file = join(dir, 'values.json');
+      writeFileSync(file, JSON.stringify({ [component]: { models: [...models, added] } }));
+      await this.upgrade(true, '--values', file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await this.settled();
+    return added.id;
   }
 
   /** Uninstalls and waits until the namespace's pods are gone (their resources free again). */
@@ -179,4 +204,25 @@ export class Release {
       return true;
     });
   }
+}
+
+/**
+ * A release of ci/values-<shape>.yaml installed before the describe block's tests and removed
+ * after them; the returned function gives it to the tests.
+ */
+export function useRelease(name: string, shape: string): () => Release {
+  let kube: Kube | undefined;
+  let release: Release | undefined;
+  beforeAll(async () => {
+    kube = new Kube(process.env.KUBECONFIG!);
+    release = await Release.install(kube, name, shape);
+  });
+  afterAll(async () => {
+    await release?.uninstall();
+    await kube?.close();
+  });
+  return () => {
+    if (!release) throw new Error(`the release ${name} is not installed`);
+    return release;
+  };
 }
