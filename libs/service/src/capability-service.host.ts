@@ -104,7 +104,7 @@ export class CapabilityServiceHost
     if (this.refresh) clearInterval(this.refresh);
     this.updateHealth();
     if (!failed) this.logger.log('draining: health NOT_SERVING, waiting for calls in flight');
-    await this.grpc.close();
+    await this.grpc.close(this.config.drainTimeoutMs);
   }
 
   /** The models go last, when no call can use them any more (after a load still running). */

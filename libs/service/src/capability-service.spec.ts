@@ -93,9 +93,9 @@ interface Service {
 }
 
 /** Listens without waiting for the models, as a process does in its first seconds. */
-async function listen(controls: Controls): Promise<Service> {
+async function listen(controls: Controls, config: ServiceConfig = CONFIG): Promise<Service> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    TestModerationModule.forRoot(CONFIG, controls),
+    TestModerationModule.forRoot(config, controls),
     new FastifyAdapter(),
     { logger: false },
   );
@@ -260,6 +260,30 @@ describe('the shared capability service host', () => {
     await closing;
     service = undefined;
     expect(controls.events).toEqual(['call answered', 'models closed']);
+  });
+
+  it('cuts a call still running when the drain timeout ends, then closes the models', async () => {
+    controls.loaded.open();
+    service = await listen(controls, { ...CONFIG, drainTimeoutMs: 300 });
+    const { app, grpcPort } = service;
+    await app.get(CapabilityServiceHost).whenReady();
+    const moderation = moderationClient(grpcPort);
+    clients.push(moderation);
+    const inFlight = new Promise<unknown>((resolve, reject) =>
+      moderation.Classify({ model: 'guard', items: [] }, (error, response) =>
+        error ? reject(error) : resolve(response),
+      ),
+    );
+    await controls.callStarted.promise;
+    const started = Date.now();
+    await app.close(); // the call never answers by itself
+    service = undefined;
+    // Cut at the configured 300 ms, not at the 10 s default.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(inFlight).rejects.toMatchObject({ code: grpc.status.CANCELLED });
+    expect(controls.events).toEqual(['models closed']);
+    controls.answer.open();
   });
 
   it('refuses to start when the models cannot load, and closes what it opened', async () => {
