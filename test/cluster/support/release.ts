@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseObjects } from '../../../tools/k8s/manifests';
 import { helm, chartDir, ciValues } from './helm';
 import { Kube, KubeObject, eventually, selectorQuery } from './kube';
 
@@ -140,9 +140,7 @@ export class Release {
   /** Every object helm rendered for the release (hooks, e.g. `helm test` pods, not included). */
   async manifest(): Promise<KubeObject[]> {
     const text = await helm('get', 'manifest', this.name, '-n', this.namespace);
-    return parseAllDocuments(text)
-      .map((doc) => doc.toJS() as KubeObject | null)
-      .filter((o): o is KubeObject => o !== null);
+    return parseObjects(text) as KubeObject[];
   }
 
   private get selector(): string {
