@@ -2,7 +2,7 @@
 // and what happens when an upstream is down or slow.
 import { createServer, type Server } from 'node:net';
 import OpenAI from 'openai';
-import { MAX_REQUEST_TIMEOUT_MS } from '@tessera/config';
+import { MAX_REQUEST_TIMEOUT_MS, apiKeyFromRaw } from '@tessera/config';
 import { TEST_API_KEY, post, startGateway, useStack, type TestGateway } from './support/test-stack';
 
 const stack = useStack();
@@ -52,7 +52,9 @@ describe('authentication', () => {
   });
 
   it('accepts any configured key and leaves probes open', async () => {
-    const gateway = await startGateway({ apiKeys: ['key-one', 'key-two'] });
+    const gateway = await startGateway({
+      apiKeys: ['key-one', 'key-two'].map((key) => apiKeyFromRaw(key)),
+    });
     try {
       for (const key of ['key-one', 'key-two']) {
         const response = await fetch(`${gateway.url}/v1/models`, {

@@ -2,7 +2,7 @@
 // talking real gRPC over loopback, for end-to-end tests.
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DEFAULT_IMAGE_INPUTS, type GatewayConfig } from '@tessera/config';
+import { DEFAULT_IMAGE_INPUTS, apiKeyFromRaw, type GatewayConfig } from '@tessera/config';
 import { startCapabilityService, type RunningService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import OpenAI from 'openai';
@@ -38,7 +38,7 @@ export async function startGateway(
     {
       host: '127.0.0.1',
       port: 0,
-      apiKeys: [TEST_API_KEY],
+      apiKeys: [apiKeyFromRaw(TEST_API_KEY)],
       authDisabled: false,
       modelsFile: fixturesModelsFile(),
       upstreams: {},

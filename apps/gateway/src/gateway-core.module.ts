@@ -1,5 +1,5 @@
-// What every capability module injects: the configuration, the model router and the gRPC
-// clients of the capability services. Global, so that a capability module is only its own
+// What every capability module injects: the configuration, the model router, the gRPC clients
+// of the capability services and the usage events. Global, so that a capability module is only its own
 // controller (and whatever it alone needs).
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { GatewayConfig } from '@tessera/config';
@@ -7,6 +7,7 @@ import { loadModelsFile } from '@tessera/models';
 import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.tokens';
 import { ModelRouter } from './routing/model-router';
 import { UpstreamClients } from './upstream/upstream-clients';
+import { UsageEvents } from './usage/usage.record';
 
 @Global()
 @Module({})
@@ -16,9 +17,10 @@ export class GatewayCoreModule {
       { provide: GATEWAY_CONFIG, useValue: config },
       {
         provide: MODEL_ROUTER,
-        useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile)),
+        useFactory: () => new ModelRouter(loadModelsFile(config.modelsFile), config.apiKeys),
       },
       UpstreamClients,
+      UsageEvents,
     ];
     return { module: GatewayCoreModule, providers, exports: providers };
   }

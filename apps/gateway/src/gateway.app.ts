@@ -11,7 +11,7 @@ import { METRICS_REGISTRY } from '@tessera/observability';
 import type { Registry } from 'prom-client';
 import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
-import { ApiKeyVerifier } from './http/api-key.verifier';
+import { ApiKeyVerifier } from './access/api-key.verifier';
 import {
   MAX_HEADER_BYTES,
   clientErrorHandler,

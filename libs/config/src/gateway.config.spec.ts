@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { sha256Hex } from './api-keys.config';
 import { ConfigError } from './env.schema';
 import { DEFAULT_IMAGE_INPUTS, loadGatewayConfig } from './gateway.config';
 import { loadServiceConfig } from './service.config';
@@ -8,12 +9,16 @@ import { loadServiceConfig } from './service.config';
 describe('loadGatewayConfig', () => {
   it('reads keys from TESSERA_API_KEYS and TESSERA_API_KEYS_FILE together', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'keys-')), 'keys');
-    fs.writeFileSync(file, 'key-c\n\n  key-d  \n');
+    fs.writeFileSync(file, 'key-c\n\n  key-d  \nkey-a\n');
     const config = loadGatewayConfig({
       TESSERA_API_KEYS: 'key-a, key-b,',
       TESSERA_API_KEYS_FILE: file,
     });
-    expect(config.apiKeys).toEqual(['key-a', 'key-b', 'key-c', 'key-d']);
+    // key-a twice is one key; only digests are kept, and the ids do not show the keys.
+    expect(config.apiKeys.map((key) => key.sha256)).toEqual(
+      ['key-a', 'key-b', 'key-c', 'key-d'].map(sha256Hex),
+    );
+    expect(JSON.stringify(config.apiKeys)).not.toMatch(/key-[abcd]\b/);
     expect(config.authDisabled).toBe(false);
   });
 

@@ -2,14 +2,20 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { CAPABILITIES, upstreamAddressVariable, type Capability } from '@tessera/contracts';
+import {
+  apiKeyFromRaw,
+  checkDistinctKeys,
+  parseKeysFile,
+  type ApiKeySpec,
+} from './api-keys.config';
 import { ConfigError, nonNegativeInt, parseEnv, port, positiveInt } from './env.schema';
 import { imageFetchAllowEntry } from './image-fetch.config';
 
 export interface GatewayConfig {
   host: string;
   port: number;
-  /** Accepted bearer keys; empty only when auth is explicitly disabled. */
-  apiKeys: string[];
+  /** Accepted bearer keys (api-keys.config.ts); empty only when auth is explicitly disabled. */
+  apiKeys: ApiKeySpec[];
   authDisabled: boolean;
   modelsFile: string;
   /** gRPC target per capability; a capability without one answers 503. */
@@ -18,6 +24,13 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   /** How `image_url` inputs are read (apps/gateway/src/images). */
   images: ImageInputConfig;
+  /**
+   * The shared store of the per-key rate limits (`redis://…`), so that they hold across gateway
+   * replicas; undefined = each gateway process limits on its own.
+   */
+  redisUrl?: string;
+  /** Append-only JSON-lines usage log; undefined = usage is only counted in /metrics. */
+  usageLogFile?: string;
 }
 
 export interface ImageInputConfig {
@@ -59,6 +72,11 @@ const schema = z.object({
   TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
   TESSERA_REQUEST_TIMEOUT_MS: positiveInt.max(MAX_REQUEST_TIMEOUT_MS).default(60_000),
   TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
+  TESSERA_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
+    .optional(),
+  TESSERA_USAGE_LOG: z.string().min(1).optional(),
   TESSERA_IMAGE_FETCH_ALLOW: z
     .string()
     .default('')
@@ -83,12 +101,20 @@ const schema = z.object({
   ),
 });
 
-function readKeys(env: z.infer<typeof schema>): string[] {
-  const fromFile = env.TESSERA_API_KEYS_FILE
-    ? fs.readFileSync(env.TESSERA_API_KEYS_FILE, 'utf8').split(/[\n,]/)
-    : [];
-  const fromEnv = env.TESSERA_API_KEYS ? env.TESSERA_API_KEYS.split(',') : [];
-  return [...fromEnv, ...fromFile].map((key) => key.trim()).filter((key) => key !== '');
+function readKeys(env: z.infer<typeof schema>): ApiKeySpec[] {
+  const file = env.TESSERA_API_KEYS_FILE;
+  const fromFile = file ? parseKeysFile(fs.readFileSync(file, 'utf8'), file) : [];
+  const fromEnv = (env.TESSERA_API_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '')
+    .map((key) => apiKeyFromRaw(key));
+  // The same raw key given twice is one key; anything else that repeats is a mistake.
+  const unique = [
+    ...new Map([...fromEnv, ...fromFile].map((k) => [JSON.stringify(k), k])).values(),
+  ];
+  checkDistinctKeys(unique);
+  return unique;
 }
 
 export function loadGatewayConfig(
@@ -125,5 +151,7 @@ export function loadGatewayConfig(
       maxBytes: parsed.TESSERA_IMAGE_MAX_BYTES,
       maxPerRequest: parsed.TESSERA_IMAGE_MAX_PER_REQUEST,
     },
+    redisUrl: parsed.TESSERA_REDIS_URL,
+    usageLogFile: parsed.TESSERA_USAGE_LOG,
   };
 }

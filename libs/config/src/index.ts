@@ -1,3 +1,4 @@
+export * from './api-keys.config';
 export * from './env.schema';
 export * from './ffmpeg.config';
 export * from './gateway.config';

@@ -7,7 +7,8 @@ import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
 import { sendOpenAIError } from '../errors/openai-error.reply';
-import type { ApiKeyVerifier } from './api-key.verifier';
+import type { ApiKeySpec } from '@tessera/config';
+import type { ApiKeyVerifier } from '../access/api-key.verifier';
 import type { HttpMetrics } from './http.metrics';
 import { MAX_AUDIO_FORM_BYTES, audioFileTooLarge } from '../transcription/transcription.bounds';
 import { isJsonContentType } from './json-body.parser';
@@ -20,6 +21,8 @@ declare module 'fastify' {
     tesseraModel: string;
     tesseraSpan: Span | null;
     tesseraStart: bigint;
+    /** The key the request authenticated with; null when auth is disabled or not (yet) checked. */
+    tesseraKey: ApiKeySpec | null;
   }
 }
 
@@ -43,6 +46,7 @@ export function registerGatewayHooks(
   fastify.decorateRequest('tesseraModel', '');
   fastify.decorateRequest('tesseraSpan', null);
   fastify.decorateRequest('tesseraStart', BigInt(0));
+  fastify.decorateRequest('tesseraKey', null);
 
   // Set once Fastify starts closing (Nest's app.close()): requests that still arrive on open
   // keep-alive connections get the OpenAI 503 with Retry-After instead of Fastify's own body.
@@ -79,8 +83,11 @@ export function registerGatewayHooks(
       return refuse(request, reply, OpenAIError.unknownUrl(request.method, path));
     }
     if (!isApiPath(path)) return;
-    const denied = deps.verifier.check(request.headers.authorization);
-    if (denied) return refuse(request, reply, denied);
+    const authenticated = deps.verifier.check(request.headers.authorization);
+    if (authenticated.error) return refuse(request, reply, authenticated.error);
+    request.tesseraKey = authenticated.key;
+    if (authenticated.key)
+      request.tesseraSpan.setAttribute('tessera.api_key.id', authenticated.key.id);
     if (request.method !== 'POST') return;
     const contentType = request.headers['content-type'];
     if (!MULTIPART_PATHS.has(path)) {

@@ -1,5 +1,5 @@
-// Routing a request's `model` the way every endpoint does it: the model the router resolves (404
-// unknown, 400 other capability) is recorded on the request — its id for the request metrics'
+// Routing a request's `model` the way every endpoint does it: the model the router resolves for
+// the request's key (404 unknown or not the key's, 400 other capability) is recorded on the request — its id for the request metrics'
 // model label, the name as sent for the span's gen_ai.request.model.
 import type { Capability } from '@tessera/contracts';
 import type { ModelSpec } from '@tessera/models';
@@ -13,7 +13,7 @@ export function routeRequestModel(
   name: string,
   capability: Capability,
 ): ModelSpec {
-  const model = router.route(name, capability);
+  const model = router.route(name, capability, request.tesseraKey);
   request.tesseraModel = model.id;
   request.tesseraSpan?.setAttribute(GEN_AI.requestModel, name);
   return model;

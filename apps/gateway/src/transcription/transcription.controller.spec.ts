@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DEFAULT_IMAGE_INPUTS } from '@tessera/config';
+import { DEFAULT_IMAGE_INPUTS, apiKeyFromRaw } from '@tessera/config';
 import {
   GrpcHandlerWrapper,
   GrpcServerHost,
@@ -151,7 +151,7 @@ beforeAll(async () => {
     {
       host: '127.0.0.1',
       port: 0,
-      apiKeys: [API_KEY],
+      apiKeys: [apiKeyFromRaw(API_KEY)],
       authDisabled: false,
       modelsFile,
       upstreams: { transcription: `127.0.0.1:${port}` },

@@ -80,7 +80,7 @@ export class TranscriptionController {
     try {
       const form = await readAudioForm(request, (fields) => {
         const model = checkFieldsBeforeFile(fields, task);
-        if (model !== undefined) this.router.route(model, 'transcription');
+        if (model !== undefined) this.router.route(model, 'transcription', request.tesseraKey);
       });
       return { transcription: parseTranscriptionFields(form.fields, task), file: fileOf(form) };
     } catch (error) {
