@@ -41,7 +41,9 @@ export async function createGatewayApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.forRoot(config),
     adapter,
-    { ...options, bodyParser: false },
+    // A bad configuration (a keys file naming a model not served) throws to the caller, which
+    // says why, instead of Nest exiting the process.
+    { ...options, bodyParser: false, abortOnError: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
