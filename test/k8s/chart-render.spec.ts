@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CAPABILITIES as REGISTRY } from '@tessera/contracts';
+import { apiKeyFromRaw, parseKeysFile, sha256Hex } from '@tessera/config';
 import { parse } from 'yaml';
 import {
   CAPABILITIES,
@@ -345,6 +346,60 @@ describe('API keys', () => {
       .spec.template.spec.volumes.find((v: Loose) => v.name === 'api-keys');
     expect(volume.secret.secretName).toBe('mine');
     expect(volume.secret.items).toEqual([{ key: 'keys', path: 'api-keys' }]);
+  });
+
+  it('writes auth.keys and auth.apiKeys as the YAML keys file the gateway reads', () => {
+    const digest = sha256Hex('sk-team-b');
+    const res = render({
+      values: {
+        auth: {
+          apiKeys: ['sk-raw-one'],
+          keys: [
+            { id: 'team-a', key: 'sk-team-a', limits: { requests_per_minute: 60 } },
+            { id: 'team-b', sha256: digest, models: ['gpt-4o-mini'] },
+          ],
+        },
+      },
+    });
+    const secret = res.get('Secret', `${FULLNAME}-api-keys`);
+    const file = Buffer.from(secret.data!['api-keys'], 'base64').toString();
+    expect(parseKeysFile(file, 'secret')).toEqual([
+      apiKeyFromRaw('sk-raw-one'),
+      { ...apiKeyFromRaw('sk-team-a', 'team-a'), limits: { requestsPerMinute: 60 } },
+      { id: 'team-b', sha256: digest, models: ['gpt-4o-mini'], limits: {} },
+    ].map((key) => expect.objectContaining({ ...key, limits: expect.objectContaining(key.limits) })));
+    for (const raw of ['sk-raw-one', 'sk-team-a']) expect(res.text.split(raw)).toHaveLength(1);
+  });
+
+  it('passes the Redis URL from a Secret and writes the usage log per pod when asked', () => {
+    const res = render({
+      values: {
+        rateLimit: { redis: { url: 'redis://:pw@redis:6379/0' } },
+        gateway: { usageLog: { enabled: true, existingClaim: 'usage' } },
+      },
+    });
+    const secret = res.get('Secret', `${FULLNAME}-redis`);
+    expect(Buffer.from(secret.data!.url, 'base64').toString()).toBe('redis://:pw@redis:6379/0');
+    expect(res.text.split('redis://:pw@')).toHaveLength(1);
+    const gateway = container(res.deployment('gateway'));
+    const redisEnv = gateway.env.find((e: Loose) => e.name === 'TESSERA_REDIS_URL');
+    expect(redisEnv.valueFrom.secretKeyRef).toEqual({ name: `${FULLNAME}-redis`, key: 'url' });
+    expect(envOf(gateway).TESSERA_USAGE_LOG).toBe('/var/lib/tessera/usage/$(POD_NAME).jsonl');
+    const volume = res
+      .deployment('gateway')
+      .spec.template.spec.volumes.find((v: Loose) => v.name === 'usage-log');
+    expect(volume.persistentVolumeClaim).toEqual({ claimName: 'usage' });
+
+    const existing = render({ values: { rateLimit: { redis: { existingSecret: 'r', existingSecretKey: 'u' } } } });
+    expect(existing.find('Secret', `${FULLNAME}-redis`)).toBeUndefined();
+    const env = container(existing.deployment('gateway')).env;
+    expect(env.find((e: Loose) => e.name === 'TESSERA_REDIS_URL').valueFrom.secretKeyRef).toEqual({
+      name: 'r',
+      key: 'u',
+    });
+    // Off by default.
+    expect(envOf(container(defaults.deployment('gateway'))).TESSERA_USAGE_LOG).toBeUndefined();
+    expect(envOf(container(defaults.deployment('gateway'))).TESSERA_REDIS_URL).toBeUndefined();
   });
 
   it('generates a key when none is given, so the gateway can start', () => {

@@ -196,14 +196,22 @@ rolls exactly the components whose file changed.
 {{- end }}
 
 {{/*
-The chart-made Secret's data (base64): auth.apiKeys one per line; with none, the key already in
+The chart-made Secret's data (base64): with auth.keys, the YAML keys file of auth.keys and
+auth.apiKeys (each raw key with the id the gateway would give it); else auth.apiKeys one per
+line; with none, the key already in
 the release's Secret (lookup: kept across upgrades), else a new random one. Memoized in the
 render, since the Secret and the gateway's checksum both include it.
 */}}
 {{- define "tessera.apiKeysSecretData" -}}
 {{- if not (hasKey .Values.auth "__rendered") }}
 {{- $data := "" }}
-{{- if .Values.auth.apiKeys }}
+{{- if .Values.auth.keys }}
+{{- $entries := list }}
+{{- range .Values.auth.apiKeys }}
+{{- $entries = append $entries (dict "id" (printf "key-%s" (sha256sum . | trunc 12)) "key" .) }}
+{{- end }}
+{{- $data = dict "keys" (concat $entries .Values.auth.keys) | toYaml | b64enc }}
+{{- else if .Values.auth.apiKeys }}
 {{- $data = join "\n" .Values.auth.apiKeys | b64enc }}
 {{- else }}
 {{- $existing := lookup "v1" "Secret" .Release.Namespace (include "tessera.apiKeysSecretName" .) }}
@@ -216,4 +224,13 @@ render, since the Secret and the gateway's checksum both include it.
 {{- $_ := set .Values.auth "__rendered" $data }}
 {{- end }}
 {{- index .Values.auth "__rendered" }}
+{{- end }}
+
+{{/* The Secret holding the rate limits' Redis URL; empty when none is configured. */}}
+{{- define "tessera.redisSecretName" -}}
+{{- if .Values.rateLimit.redis.existingSecret }}
+{{- .Values.rateLimit.redis.existingSecret }}
+{{- else if .Values.rateLimit.redis.url }}
+{{- printf "%s-redis" (include "tessera.fullname" .) }}
+{{- end }}
 {{- end }}
