@@ -374,6 +374,17 @@ describe('concurrent streams per key', () => {
       code: 'rate_limit_exceeded',
       type: 'concurrent_streams',
     });
+    // So does a streamed transcription (refused before it would reach the service).
+    const upload = await postForm(`${gateway.url}/v1/audio/transcriptions`, 'tsk-streams', [
+      ['model', 'tiny-whisper'],
+      ['stream', 'true'],
+      ['file', new Blob([clip], { type: 'audio/wav' })],
+    ]);
+    expectOpenAIError(upload, 429, {
+      param: null,
+      code: 'rate_limit_exceeded',
+      type: 'concurrent_streams',
+    });
     const whole = await call('streams', '/v1/chat/completions', {
       model: 'tiny-llama',
       messages: [{ role: 'user', content: 'Hi' }],
