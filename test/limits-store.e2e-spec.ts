@@ -1,7 +1,7 @@
 // The two rate-limit stores answer alike: the same takes give the same admissions and levels in
 // the process's buckets and in a real redis-server (whose Lua script repeats the bucket
 // arithmetic of token-bucket.ts, so this is where the two would drift apart).
-import type { BucketCheck, LimitStore } from '../apps/gateway/src/limits/limit.store';
+import type { Admission, BucketCheck, LimitStore } from '../apps/gateway/src/limits/limit.store';
 import { MemoryLimitStore } from '../apps/gateway/src/limits/memory-limit.store';
 import { RedisLimitStore } from '../apps/gateway/src/limits/redis-limit.store';
 import { startRedis, type TestRedis } from './support/redis-server';
@@ -57,7 +57,7 @@ describe.each([
   });
 
   it('admit a burst of the limit, then refuse', async () => {
-    const admissions = [];
+    const admissions: Admission[] = [];
     for (let i = 0; i < 4; i++) admissions.push(await store().take(key, [requests(3)]));
     expect(admissions.map((admission) => admission.admitted)).toEqual([true, true, true, false]);
     [2, 1, 0, 0].forEach((level, index) => expectLevels(admissions[index], [level]));
