@@ -98,15 +98,13 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   private refusal(keyId: string, admission: Admission): OpenAIError {
     // The budget that keeps the request out longest is the one to name and wait for.
-    let worst: { dimension: Dimension; limit: number; waitMs: number } | undefined;
+    let worst = { dimension: 'requests' as Dimension, limit: 0, waitMs: -1 };
     for (const { check, level } of admission.levels) {
-      if (!check.gates) continue;
-      const waitMs = msUntilAdmitted(level, check.cost, check.limit);
-      if (waitMs > 0 && (!worst || waitMs > worst.waitMs)) {
-        worst = { dimension: check.dimension, limit: check.limit, waitMs };
-      }
+      const waitMs = check.gates ? msUntilAdmitted(level, check.cost, check.limit) : -1;
+      if (waitMs > worst.waitMs) worst = { dimension: check.dimension, limit: check.limit, waitMs };
     }
-    if (!worst) throw new Error('a refused admission with no exhausted budget');
+    // At least a millisecond, also for a level the store refused just below where it admits.
+    worst.waitMs = Math.max(1, worst.waitMs);
     this.exceeded.inc({ key_id: keyId, limit: worst.dimension });
     return new OpenAIError(
       429,

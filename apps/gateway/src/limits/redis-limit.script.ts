@@ -5,8 +5,8 @@
 //
 // KEYS: one hash per bucket, {level, at}; absent = full.
 // ARGV: per key three values: limit per minute, cost, gates (1/0).
-// Returns: 1 or 0 (admitted), then each bucket's level after the take, as a string (Redis would
-// truncate a Lua number to an integer).
+// Returns: 1 or 0 (admitted), then each bucket's level after the take, as a string of full
+// precision (Redis would truncate a Lua number to an integer).
 // A bucket written expires when it would be full again, which is the same as absent.
 export const TAKE_BUCKETS_SCRIPT = `
 local t = redis.call('TIME')
@@ -31,10 +31,10 @@ for i = 1, #KEYS do
   local cost = tonumber(ARGV[i * 3 - 1])
   if admitted == 1 and cost ~= 0 then
     levels[i] = levels[i] - cost
-    redis.call('HSET', KEYS[i], 'level', tostring(levels[i]), 'at', tostring(now))
+    redis.call('HSET', KEYS[i], 'level', string.format('%.17g', levels[i]), 'at', string.format('%d', now))
     redis.call('PEXPIRE', KEYS[i], math.ceil((limit - levels[i]) * 60000 / limit) + 1000)
   end
-  out[i + 1] = tostring(levels[i])
+  out[i + 1] = string.format('%.17g', levels[i])
 end
 return out
 `;
