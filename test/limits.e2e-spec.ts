@@ -27,6 +27,7 @@ const KEYS: Record<string, KeyLimits> = {
   free: {},
   rpm: { requestsPerMinute: 3 },
   refill: { requestsPerMinute: 60 },
+  sdk: { requestsPerMinute: 20 },
   headers: { requestsPerMinute: 1000, tokensPerMinute: 5000 },
   tokens: { tokensPerMinute: 100 },
   characters: { charactersPerMinute: 100, tokensPerMinute: 1000 },
@@ -201,11 +202,26 @@ describe('requests per minute', () => {
     expectRateLimited(again, 'requests', [15_000, Number(refused.headers.get('retry-after-ms'))]);
   });
 
-  it('is a RateLimitError to the SDK, which would wait retry-after-ms', async () => {
+  it('is a RateLimitError to the SDK', async () => {
     const client = new OpenAI({ apiKey: 'tsk-rpm', baseURL: gateway.baseURL, maxRetries: 0 });
     const error = await client.models.list().catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', type: 'requests' });
+  });
+
+  it('makes the SDK wait retry-after-ms, then its retry passes', async () => {
+    let refused: Answer | undefined;
+    for (let i = 0; i < 40 && refused === undefined; i++) {
+      const answer = await call('sdk', '/v1/models');
+      if (answer.status === 429) refused = answer;
+    }
+    // 20 a minute: one every 3 s, far beyond the SDK's own first back-off (at most 0.5 s).
+    const waitMs = Number(refused!.headers.get('retry-after-ms'));
+    expect(waitMs).toBeGreaterThan(2_000);
+    const client = new OpenAI({ apiKey: 'tsk-sdk', baseURL: gateway.baseURL, maxRetries: 1 });
+    const started = Date.now();
+    await expect(client.models.list()).resolves.toBeDefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(waitMs - 100);
   });
 
   it('refills continuously: the request after the wait passes', async () => {
