@@ -21,6 +21,7 @@ import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { registerMultipartParser } from './http/multipart-body.parser';
+import { RateLimiter } from './limits/rate-limiter';
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -51,6 +52,7 @@ export async function createGatewayApp(
   registerGatewayHooks(fastify, {
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
     metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
+    limiter: app.get(RateLimiter),
   });
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;

@@ -7,6 +7,7 @@ import { probesFor } from '@tessera/observability';
 import { ChatModule } from './chat/chat.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { GatewayCoreModule } from './gateway-core.module';
+import { RateLimiter } from './limits/rate-limiter';
 import { ModelsModule } from './models/models.module';
 import { ModerationModule } from './moderation/moderation.module';
 import { SpeechModule } from './speech/speech.module';
@@ -34,6 +35,8 @@ export class GatewayModule {
       // Each handler runs in its request's context: span, request id, disconnect signal.
       providers: [
         ...probes.providers,
+        // Beside the metrics registry it counts into; the hooks take it from the app.
+        RateLimiter,
         { provide: APP_INTERCEPTOR, useClass: RequestScopeInterceptor },
       ],
     };

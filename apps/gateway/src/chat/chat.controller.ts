@@ -7,6 +7,7 @@ import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';
 import { ImageInputs } from '../images/image-inputs.service';
+import { holdStreamSlot } from '../limits/stream-slots';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { ChatChunkMapper, chatChunks } from './chat-chunks';
 import { resolveImages } from './chat-images.resolve';
@@ -31,6 +32,7 @@ export class ChatController {
   ): Promise<void> {
     const chat = parseChatCompletionRequest(body);
     const model = routeRequestModel(this.router, request, chat.model, 'chat');
+    if (chat.stream) holdStreamSlot(request, reply);
     await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);
     const frames = this.upstreams.serverStream('chat', 'Generate', {

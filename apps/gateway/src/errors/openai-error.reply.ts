@@ -10,19 +10,29 @@ import type { OpenAIError } from './openai-error';
  */
 export const RETRY_AFTER_SECONDS: Readonly<Record<number, number>> = { 429: 1, 503: 3 };
 
-/** The headers an error response of this status carries besides its content type. */
-export function errorHeaders(status: number): Record<string, string> {
+/**
+ * The headers an error response of this status carries besides its content type. The wait is
+ * `retryAfterMs` when the error knows it (a rate limit that refills at a known time), else the
+ * status' default; `retry-after-ms` beside `Retry-After` (whole seconds only) is read first by
+ * the OpenAI SDKs.
+ */
+export function errorHeaders(status: number, retryAfterMs?: number): Record<string, string> {
   const headers: Record<string, string> = {};
   if (status === 401) headers['www-authenticate'] = 'Bearer';
-  const retryAfter = RETRY_AFTER_SECONDS[status];
-  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+  const waitMs =
+    retryAfterMs ??
+    (RETRY_AFTER_SECONDS[status] === undefined ? undefined : RETRY_AFTER_SECONDS[status] * 1000);
+  if (waitMs !== undefined) {
+    headers['retry-after'] = String(Math.max(1, Math.ceil(waitMs / 1000)));
+    headers['retry-after-ms'] = String(Math.max(0, Math.ceil(waitMs)));
+  }
   return headers;
 }
 
 export function sendOpenAIError(reply: FastifyReply, error: OpenAIError): FastifyReply {
   return reply
     .status(error.status)
-    .headers(errorHeaders(error.status))
+    .headers(errorHeaders(error.status, error.retryAfterMs))
     .type('application/json')
     .send(error.toBody());
 }

@@ -7,7 +7,13 @@ export type OpenAIErrorType =
   | 'rate_limit_error'
   | 'server_error'
   | 'service_unavailable_error'
-  | 'timeout_error';
+  | 'timeout_error'
+  // A per-key rate limit: OpenAI names the exhausted budget (limits/rate-limit.dimensions.ts).
+  | 'requests'
+  | 'tokens'
+  | 'audio-seconds'
+  | 'characters'
+  | 'concurrent_streams';
 
 export interface OpenAIErrorBody {
   error: { message: string; type: OpenAIErrorType; param: string | null; code: string | null };
@@ -20,6 +26,8 @@ export class OpenAIError extends Error {
     readonly type: OpenAIErrorType,
     readonly param: string | null = null,
     readonly code: string | null = null,
+    /** When the client may try again, if known (429, 503); else the status' default applies. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'OpenAIError';

@@ -9,6 +9,7 @@ import { OpenAIError } from '../errors/openai-error';
 import { sendOpenAIError } from '../errors/openai-error.reply';
 import type { ApiKeySpec } from '@tessera/config';
 import type { ApiKeyVerifier } from '../access/api-key.verifier';
+import type { RateLimiter } from '../limits/rate-limiter';
 import type { HttpMetrics } from './http.metrics';
 import { MAX_AUDIO_FORM_BYTES, audioFileTooLarge } from '../transcription/transcription.bounds';
 import { isJsonContentType } from './json-body.parser';
@@ -41,12 +42,13 @@ const tracer = trace.getTracer('tessera');
 
 export function registerGatewayHooks(
   fastify: FastifyInstance,
-  deps: { verifier: ApiKeyVerifier; metrics: HttpMetrics },
+  deps: { verifier: ApiKeyVerifier; metrics: HttpMetrics; limiter: RateLimiter },
 ): void {
   fastify.decorateRequest('tesseraModel', '');
   fastify.decorateRequest('tesseraSpan', null);
   fastify.decorateRequest('tesseraStart', BigInt(0));
   fastify.decorateRequest('tesseraKey', null);
+  fastify.decorateRequest('tesseraStreamSlots', null);
 
   // Set once Fastify starts closing (Nest's app.close()): requests that still arrive on open
   // keep-alive connections get the OpenAI 503 with Retry-After instead of Fastify's own body.
@@ -88,6 +90,9 @@ export function registerGatewayHooks(
     request.tesseraKey = authenticated.key;
     if (authenticated.key)
       request.tesseraSpan.setAttribute('tessera.api_key.id', authenticated.key.id);
+    // Before the body is read: a key over its limits costs no upload and no parsing.
+    const limited = await deps.limiter.admit(request, reply);
+    if (limited) return refuse(request, reply, limited);
     if (request.method !== 'POST') return;
     const contentType = request.headers['content-type'];
     if (!MULTIPART_PATHS.has(path)) {

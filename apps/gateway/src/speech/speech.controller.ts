@@ -6,6 +6,7 @@ import { MODEL_ROUTER } from '../gateway.tokens';
 import { writeStreamReply } from '../http/stream-reply.writer';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
+import { holdStreamSlot } from '../limits/stream-slots';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { speechAudioBody } from './speech-audio.body';
 import { speechSseBody } from './speech-sse.body';
@@ -28,6 +29,8 @@ export class SpeechController {
   ): Promise<void> {
     const speech = parseSpeechRequest(body);
     const model = routeRequestModel(this.router, request, speech.model, 'speech');
+    // Every answer is streamed (audio sentence by sentence, or events).
+    holdStreamSlot(request, reply);
     const chunks = this.upstreams.serverStream('speech', 'Synthesize', {
       model: model.id,
       input: speech.input,

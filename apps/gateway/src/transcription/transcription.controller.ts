@@ -15,6 +15,7 @@ import { MODEL_ROUTER } from '../gateway.tokens';
 import { writeStreamReply } from '../http/stream-reply.writer';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
+import { holdStreamSlot } from '../limits/stream-slots';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import type { UpstreamStream } from '../upstream/upstream.streams';
 import { readAudioForm, type AudioForm, type AudioFormFile } from './audio-form.reader';
@@ -54,6 +55,7 @@ export class TranscriptionController {
   ): Promise<void> {
     const { transcription, file } = await this.readRequest(task, request, reply);
     const model = routeRequestModel(this.router, request, transcription.model, 'transcription');
+    if (transcription.stream) holdStreamSlot(request, reply);
     const events = this.upstreams.bidiStream(
       'transcription',
       'Transcribe',

@@ -1,0 +1,141 @@
+// Per-key rate limits: admission of each /v1 request against the key's per-minute budgets, the
+// usage debited from them once billed, and the headers that tell the client where it stands.
+//
+// - A request takes 1 from `requests` and passes only while its route's usage budget (tokens,
+//   characters or audio seconds) is above 0; the usage itself is debited when the request is
+//   billed (UsageEvents), so one large request may take a budget below 0, and the key then waits
+//   until it has refilled.
+// - Refused: 429 with `type` naming the budget (as OpenAI's `requests`/`tokens`), code
+//   `rate_limit_exceeded`, and Retry-After/retry-after-ms = when the request would pass.
+// - The buckets are in Redis when TESSERA_REDIS_URL is set (every replica shares them), else in
+//   the process. When Redis fails (down, or slower than REDIS_TIMEOUT_MS) the request is checked
+//   against the process's own buckets instead: degraded to per-replica limits, never unlimited,
+//   never waiting on the store.
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { ApiKeySpec, GatewayConfig } from '@tessera/config';
+import { METRICS_REGISTRY } from '@tessera/observability';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
+import { OpenAIError } from '../errors/openai-error';
+import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { pathOf } from '../http/request.path';
+import { UsageEvents, type UsageRecord } from '../usage/usage.record';
+import type { Admission, BucketCheck } from './limit.store';
+import { MemoryLimitStore } from './memory-limit.store';
+import {
+  LIMIT_OF,
+  UNIT_OF,
+  debitsOf,
+  dimensionsFor,
+  usageDimensionOf,
+  type Dimension,
+} from './rate-limit.dimensions';
+import { formatDuration, rateLimitHeaders } from './rate-limit.headers';
+import { RedisLimitStore } from './redis-limit.store';
+import { StreamSlots } from './stream-slots';
+import { msUntilAdmitted } from './token-bucket';
+
+@Injectable()
+export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
+  private readonly keys: Map<string, ApiKeySpec>;
+  private readonly shared: RedisLimitStore | undefined;
+  private readonly local = new MemoryLimitStore();
+  private readonly streams = new StreamSlots();
+  private readonly exceeded: Counter<'key_id' | 'limit'>;
+  private readonly storeFailures: Counter;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+    usage: UsageEvents,
+  ) {
+    this.keys = new Map(config.apiKeys.map((key) => [key.id, key]));
+    this.shared = config.redisUrl ? new RedisLimitStore(config.redisUrl) : undefined;
+    this.exceeded = new Counter({
+      name: 'tessera_ratelimit_exceeded_total',
+      help: 'Requests refused with 429 because a per-key limit was reached',
+      labelNames: ['key_id', 'limit'],
+      registers: [registry],
+    });
+    this.storeFailures = new Counter({
+      name: 'tessera_ratelimit_store_failures_total',
+      help: 'Rate-limit store (Redis) calls that failed or timed out; the process buckets answered',
+      registers: [registry],
+    });
+    usage.onBilled((record) => this.debit(record));
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.shared?.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.shared?.close();
+  }
+
+  /**
+   * Admits an authenticated /v1 request or answers why not. Sets the rate-limit headers on the
+   * reply either way, so that they go out with the answer, a stream or an error.
+   */
+  async admit(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIError | null> {
+    const key = request.tesseraKey;
+    if (!key) return null;
+    if (key.limits.maxConcurrentStreams !== undefined) request.tesseraStreamSlots = this.streams;
+    const path = pathOf(request.url);
+    const usage = usageDimensionOf(path);
+    const checks = dimensionsFor(path, key.limits).map((dimension): BucketCheck => ({
+      dimension,
+      limit: key.limits[LIMIT_OF[dimension]]!,
+      cost: dimension === 'requests' ? 1 : 0,
+      gates: dimension === 'requests' || dimension === usage,
+    }));
+    if (checks.length === 0) return null;
+    const admission = await this.take(key.id, checks);
+    void reply.headers(rateLimitHeaders(admission.levels));
+    if (admission.admitted) return null;
+    return this.refusal(key.id, admission);
+  }
+
+  private refusal(keyId: string, admission: Admission): OpenAIError {
+    // The budget that keeps the request out longest is the one to name and wait for.
+    let worst = { dimension: 'requests' as Dimension, limit: 0, waitMs: -1 };
+    for (const { check, level } of admission.levels) {
+      const waitMs = check.gates ? msUntilAdmitted(level, check.cost, check.limit) : -1;
+      if (waitMs > worst.waitMs) worst = { dimension: check.dimension, limit: check.limit, waitMs };
+    }
+    // At least a millisecond, also for a level the store refused just below where it admits.
+    worst.waitMs = Math.max(1, worst.waitMs);
+    this.exceeded.inc({ key_id: keyId, limit: worst.dimension });
+    return new OpenAIError(
+      429,
+      `Rate limit reached for API key '${keyId}' on ${UNIT_OF[worst.dimension]}: ` +
+        `limit ${worst.limit}. Please try again in ${formatDuration(worst.waitMs)}.`,
+      worst.dimension,
+      null,
+      'rate_limit_exceeded',
+      worst.waitMs,
+    );
+  }
+
+  private debit(record: UsageRecord): void {
+    const key = record.keyId === null ? undefined : this.keys.get(record.keyId);
+    if (!key) return;
+    for (const [dimension, amount] of debitsOf(record)) {
+      const limit = key.limits[LIMIT_OF[dimension]];
+      if (limit === undefined) continue;
+      void this.take(key.id, [{ dimension, limit, cost: amount, gates: false }]);
+    }
+  }
+
+  /** From the shared store when there is one and it answers, else from this process's. */
+  private async take(keyId: string, checks: BucketCheck[]): Promise<Admission> {
+    if (this.shared) {
+      try {
+        return await this.shared.take(keyId, checks);
+      } catch {
+        this.storeFailures.inc();
+      }
+    }
+    return this.local.take(keyId, checks);
+  }
+}
