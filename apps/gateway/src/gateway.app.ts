@@ -21,6 +21,9 @@ import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { registerMultipartParser } from './http/multipart-body.parser';
+import { UsageLedger } from './usage/usage.ledger';
+import { registerUsageHooks } from './usage/usage.hooks';
+import { UsageEvents } from './usage/usage.record';
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -50,6 +53,8 @@ export async function createGatewayApp(
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
     metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
   });
+  const registry = app.get<Registry>(METRICS_REGISTRY);
+  registerUsageHooks(fastify, new UsageLedger(config.usageLogFile, registry, app.get(UsageEvents)));
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
 }

@@ -8,11 +8,13 @@ import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';
 import { ImageInputs } from '../images/image-inputs.service';
 import { UpstreamClients } from '../upstream/upstream-clients';
+import { meteredStream } from '../usage/metered.stream';
 import { ChatChunkMapper, chatChunks } from './chat-chunks';
 import { resolveImages } from './chat-images.resolve';
 import { aggregateCompletion } from './chat-completion.aggregate';
 import { parseChatCompletionRequest } from './chat.request';
 import { completionIdentity } from './chat.response';
+import { imagesOf, meterChatFrame } from './chat.usage';
 
 @Controller(CAPABILITY_SERVICES.chat.route)
 export class ChatController {
@@ -33,10 +35,12 @@ export class ChatController {
     const model = routeRequestModel(this.router, request, chat.model, 'chat');
     await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);
-    const frames = this.upstreams.serverStream('chat', 'Generate', {
-      model: model.id,
-      ...chat.generate,
-    });
+    const meter = request.tesseraUsage;
+    meter?.measure({ images: imagesOf(chat.generate.messages) });
+    const frames = meteredStream(
+      this.upstreams.serverStream('chat', 'Generate', { model: model.id, ...chat.generate }),
+      (frame) => meter && meterChatFrame(meter, frame),
+    );
     const { sampling } = chat.generate;
     const logprobs = sampling.logprobs === true;
     if (chat.stream) {
