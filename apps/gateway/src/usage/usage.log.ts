@@ -20,7 +20,7 @@ export class UsageLog {
     if (this.fd === undefined) throw new Error(`the usage log ${this.path} is closed`);
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     // A regular file takes the whole buffer in one write; the loop only guards the contract.
-    for (let written = 0; written < line.length; ) {
+    for (let written = 0; written < line.length;) {
       written += writeSync(this.fd, line, written);
     }
   }
