@@ -290,6 +290,24 @@ describe('every modality is billed with what it used', () => {
     expectBill(sseId, { model: 'tiny-piper', route: '/v1/audio/speech', characters });
   });
 
+  it('a speech stream the client leaves: all the characters of its input', async () => {
+    // Long enough to be far from done when the client leaves after the first audio event.
+    const input = Array.from({ length: 120 }, (_, i) => `This is sentence number ${i}.`).join(' ');
+    const id = nextId();
+    const { left } = await streamed(
+      '/v1/audio/speech',
+      { model: 'tts-1', voice: 'alloy', input, stream_format: 'sse' },
+      id,
+      (events) => events.length >= 1,
+    );
+    expect(left).toBe(true);
+    expect(await eventualBillOf(id)).toMatchObject({
+      outcome: 'client_closed',
+      route: '/v1/audio/speech',
+      characters: input.length,
+    });
+  });
+
   it('transcription and translation: the seconds of audio, whole or streamed', async () => {
     const wav = new Blob([await testAudio('wav', 3)], { type: 'audio/wav' });
     const form = async (route: string, fields: FormPart[]) => {
@@ -343,6 +361,38 @@ describe('every modality is billed with what it used', () => {
     });
   });
 });
+
+it('a transcription stream the client leaves: the audio up to its last segment sent', async () => {
+  const seconds = 75; // three 30 s windows: segments come one window after the other
+  const id = nextId();
+  const form = new FormData();
+  form.append('model', 'whisper-1');
+  form.append('temperature', '1');
+  form.append('stream', 'true');
+  form.append('file', new Blob([await testAudio('wav', seconds)]), 'long.wav');
+  const controller = new AbortController();
+  const response = await fetch(`${gateway.url}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: headers(id),
+    body: form,
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  let seen = '';
+  while (!seen.includes('transcript.text.delta')) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+  }
+  expect(seen).not.toContain('transcript.text.done');
+  await reader.cancel();
+  controller.abort();
+  const bill = await eventualBillOf(id);
+  expect(bill).toMatchObject({ outcome: 'client_closed', route: '/v1/audio/transcriptions' });
+  expect(bill.audioSeconds).toBeGreaterThan(0);
+  expect(bill.audioSeconds).toBeLessThan(seconds);
+}, 180_000);
 
 describe('a request that fails is not billed', () => {
   it('refused input, an unknown model, a wrong key, a failed transcription', async () => {

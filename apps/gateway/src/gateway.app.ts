@@ -49,11 +49,11 @@ export async function createGatewayApp(
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
+  const registry = app.get<Registry>(METRICS_REGISTRY);
   registerGatewayHooks(fastify, {
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
-    metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
+    metrics: new HttpMetrics(registry),
   });
-  const registry = app.get<Registry>(METRICS_REGISTRY);
   registerUsageHooks(fastify, new UsageLedger(config.usageLogFile, registry, app.get(UsageEvents)));
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
