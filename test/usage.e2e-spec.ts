@@ -28,7 +28,7 @@ let requests = 0;
 
 beforeAll(async () => {
   services = await startServices();
-  gateway = await startUsageGateway(services.upstreams, logFile);
+  gateway = await startUsageGateway(services, logFile);
 }, 240_000);
 
 afterAll(async () => {
@@ -426,7 +426,7 @@ describe('a request that fails is not billed', () => {
 
   it('a stream that ends in an error event', async () => {
     // The upstream deadline passes mid-generation: the stream ends with an error event.
-    const hurried = await startUsageGateway(services.upstreams, logFile, {
+    const hurried = await startUsageGateway(services, logFile, {
       requestTimeoutMs: 400,
     });
     try {
@@ -484,10 +484,10 @@ describe('nothing lost, nothing doubled', () => {
       }
       return ids;
     };
-    const first = await startUsageGateway(services.upstreams, file);
+    const first = await startUsageGateway(services, file);
     const before = await send(first);
     await first.close();
-    const second = await startUsageGateway(services.upstreams, file);
+    const second = await startUsageGateway(services, file);
     try {
       const after = await send(second);
       expect(readUsageLog(file).map((record) => record.requestId)).toEqual([...before, ...after]);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { apiKeyFromRaw, type GatewayConfig } from '@tessera/config';
 import { startCapabilityService, type RunningService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
+import { parse, stringify } from 'yaml';
 import { ChatModule } from '../../apps/chat/src/chat.module';
 import { EmbeddingsModule } from '../../apps/embeddings/src/embeddings.module';
 import type { UsageRecord } from '../../apps/gateway/src/usage/usage.record';
@@ -19,11 +20,51 @@ import { startGateway, type TestGateway } from './test-stack';
 export const KEYS = { teamA: 'tsk-usage-team-a-secret', teamB: 'tsk-usage-team-b-secret' };
 export const KEY_IDS = { teamA: 'team-a', teamB: 'team-b' };
 
+/** The fixture models the usage tests call; the services load only these (start-up time). */
+const USED_MODELS = new Set([
+  'tiny-bert',
+  'tiny-llama',
+  'tiny-smolvlm',
+  'tiny-moderation',
+  'tiny-piper',
+  'tiny-whisper',
+]);
+
+/** Every local `source` in `value` (a model's, its classifiers') made absolute from `dir`. */
+function absoluteSources(value: unknown, dir: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => absoluteSources(item, dir));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === 'source' && typeof item === 'string' && !item.startsWith('hf:')
+        ? path.resolve(dir, item)
+        : absoluteSources(item, dir),
+    ]),
+  );
+}
+
+/** The fixtures' models file cut down to USED_MODELS, written to a temporary folder. */
+function usedModelsFile(): string {
+  const fixtures = fixturesModelsFile();
+  const { models } = parse(fs.readFileSync(fixtures, 'utf8')) as { models: { id: string }[] };
+  const used = absoluteSources(
+    models.filter((model) => USED_MODELS.has(model.id)),
+    path.dirname(fixtures),
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-usage-models-'));
+  const file = path.join(dir, 'models.yaml');
+  fs.writeFileSync(file, stringify({ models: used }));
+  return file;
+}
+
 export async function startServices(): Promise<{
+  modelsFile: string;
   upstreams: GatewayConfig['upstreams'];
   close(): Promise<void>;
 }> {
-  const config = { host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile: fixturesModelsFile() };
+  const modelsFile = usedModelsFile();
+  const config = { host: '127.0.0.1', grpcPort: 0, httpPort: 0, modelsFile };
   const services: Record<string, RunningService> = {};
   // One after the other: five model loads at once would only fight over two cores.
   for (const [name, module] of [
@@ -36,6 +77,7 @@ export async function startServices(): Promise<{
     services[name] = await startCapabilityService(module, { logger: false });
   }
   return {
+    modelsFile,
     upstreams: Object.fromEntries(
       Object.entries(services).map(([name, service]) => [name, `127.0.0.1:${service.grpcPort}`]),
     ),
@@ -50,12 +92,13 @@ export function temporaryUsageLog(): string {
 }
 
 export function startUsageGateway(
-  upstreams: GatewayConfig['upstreams'],
+  services: { modelsFile: string; upstreams: GatewayConfig['upstreams'] },
   usageLogFile: string,
   overrides: Partial<GatewayConfig> = {},
 ): Promise<TestGateway> {
   return startGateway({
-    upstreams,
+    modelsFile: services.modelsFile,
+    upstreams: services.upstreams,
     usageLogFile,
     // Transcription on the random-weight fixture on a busy machine can take a while.
     requestTimeoutMs: 120_000,
