@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
-import type { UsageRecord } from '../apps/gateway/src/usage/usage.record';
+import { UsageEvents, type UsageRecord } from '../apps/gateway/src/usage/usage.record';
 import { post, type TestGateway } from './support/test-stack';
 import { testAudio } from './support/transcription-stack';
 import { postForm, type FormPart } from './support/transcription-form';
@@ -116,6 +116,8 @@ describe('every modality is billed with what it used', () => {
   it('embeddings: the input tokens, per key id and resolved model, also in /metrics', async () => {
     const labels = { key_id: KEY_IDS.teamA, model: 'tiny-bert', route: '/v1/embeddings' };
     const before = await usageMetric(gateway, 'tessera_usage_input_tokens_total', labels);
+    const told: UsageRecord[] = [];
+    gateway.app.get(UsageEvents).onBilled((record) => told.push(record));
     const id = nextId();
     const response = await post(
       gateway,
@@ -127,6 +129,8 @@ describe('every modality is billed with what it used', () => {
     const tokens = (response.body as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
     expect(tokens).toBeGreaterThan(0);
     expectBill(id, { model: 'tiny-bert', route: '/v1/embeddings', inputTokens: tokens });
+    // The rate limiter is told the same record.
+    expect(told.filter((record) => record.requestId === id)).toEqual([billOf(id)]);
     expect(await usageMetric(gateway, 'tessera_usage_input_tokens_total', labels)).toBe(
       before + tokens,
     );
