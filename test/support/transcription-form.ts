@@ -6,6 +6,7 @@ export async function postForm(
   url: string,
   apiKey: string,
   parts: readonly FormPart[],
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Headers; body: unknown }> {
   const form = new FormData();
   for (const [name, value, filename] of parts) {
@@ -14,7 +15,7 @@ export async function postForm(
   }
   const response = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}` },
+    headers: { authorization: `Bearer ${apiKey}`, ...headers },
     body: form,
   });
   const text = await response.text();

@@ -146,7 +146,7 @@ const CAPABILITIES: Record<string, Capability> = {
 const TOKEN_ATTRIBUTES: Record<string, string[]> = {
   chat: ['gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens'],
   embeddings: ['gen_ai.usage.input_tokens'],
-  moderation: [],
+  moderation: ['gen_ai.usage.input_tokens'],
   speech: ['gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens'],
   transcription: ['gen_ai.usage.output_tokens'],
 };

@@ -69,8 +69,14 @@ export class GenerateHandler {
       traceModelRun(ctx, model.spec.id, stream);
       let finishes = 0;
       let last: GenerateResponse | null = null;
+      let first = true;
       for await (const event of modelIteration(stream, generation)) {
         const frame = frameOf(event);
+        if (first && frame.delta) {
+          // Settled before the first event: the prompt was tokenized to start the generation.
+          frame.delta.prompt_tokens = await stream.promptTokens;
+          first = false;
+        }
         if (event.type === 'finish' && ++finishes === generation.n) {
           // The last finish carries the usage of the whole request: held until it settles.
           last = frame;
@@ -136,13 +142,17 @@ function frameOf(event: GenerationEvent): GenerateResponse {
     const first = id !== undefined ? { id, type: 'function', name: name ?? '' } : {};
     return {
       choice_index: event.choice,
-      delta: { tool_calls: [{ index, ...first, arguments: event.arguments }] },
+      delta: {
+        tool_calls: [{ index, ...first, arguments: event.arguments }],
+        tokens: event.tokens ?? 0,
+      },
     };
   }
   return {
     choice_index: event.choice,
     delta: {
       content: event.text,
+      tokens: event.tokens ?? 0,
       logprobs: (event.logprobs ?? []).map((logprob) => ({
         token: logprob.token,
         logprob: logprob.logprob,

@@ -22,6 +22,9 @@ import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { registerMultipartParser } from './http/multipart-body.parser';
 import { RateLimiter } from './limits/rate-limiter';
+import { UsageLedger } from './usage/usage.ledger';
+import { registerUsageHooks } from './usage/usage.hooks';
+import { UsageEvents } from './usage/usage.record';
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -49,11 +52,13 @@ export async function createGatewayApp(
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
+  const registry = app.get<Registry>(METRICS_REGISTRY);
   registerGatewayHooks(fastify, {
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
-    metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
+    metrics: new HttpMetrics(registry),
     limiter: app.get(RateLimiter),
   });
+  registerUsageHooks(fastify, new UsageLedger(config.usageLogFile, registry, app.get(UsageEvents)));
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
 }

@@ -59,8 +59,12 @@ export class ClassifyHandler {
       }
     }
     const outcomes = await this.run(model, texts, context);
+    // Billed by the first classifier's tokens: the model's own, whatever else scores beside it.
+    const inputTokens = outcomes[0].reduce((sum, outcome) => sum + outcome.tokens, 0);
+    span.setAttribute(GEN_AI.inputTokens, inputTokens);
     return {
       model: model.spec.id,
+      usage: { prompt_tokens: inputTokens, completion_tokens: 0, total_tokens: inputTokens },
       results: texts.map((_, index) => {
         const scores = outcomes.map((perClassifier) =>
           scoresOf(model, perClassifier[index], where(index, items.length)),

@@ -17,6 +17,7 @@ import {
   type TranscribeEvent,
   type TranscribeRequest__Output,
   type TranscribeResponse,
+  type TranscriptDelta,
 } from '@tessera/contracts';
 import { GEN_AI, inModelRunSpan } from '@tessera/observability';
 import { checkTranscription, invalidTranscription } from './transcribe.request';
@@ -76,7 +77,7 @@ export class TranscribeHandler {
       () => deltas.end(),
       () => deltas.end(),
     );
-    for await (const text of deltas) yield { delta: { text } };
+    for await (const delta of deltas) yield { delta };
     const result = await running;
     ctx.span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
     yield { done: responseOf(result, checked.task) };
@@ -99,8 +100,8 @@ async function* audioChunks(
  * drains while the job runs. The first delta has no leading space, so the deltas joined are
  * the final text.
  */
-class SegmentQueue implements AsyncIterable<string> {
-  private readonly texts: string[] = [];
+class SegmentQueue implements AsyncIterable<TranscriptDelta> {
+  private readonly texts: TranscriptDelta[] = [];
   private ended = false;
   private started = false;
   private wake: (() => void) | null = null;
@@ -109,7 +110,7 @@ class SegmentQueue implements AsyncIterable<string> {
     const text = this.started ? segment.text : segment.text.trimStart();
     if (text === '') return;
     this.started = true;
-    this.texts.push(text);
+    this.texts.push({ text, audio_end: segment.end });
     this.notify();
   }
 
@@ -118,7 +119,7 @@ class SegmentQueue implements AsyncIterable<string> {
     this.notify();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<string> {
+  async *[Symbol.asyncIterator](): AsyncIterator<TranscriptDelta> {
     for (;;) {
       const text = this.texts.shift();
       if (text !== undefined) {

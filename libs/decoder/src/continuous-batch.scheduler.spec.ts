@@ -158,6 +158,19 @@ describe('ContinuousBatchScheduler', () => {
     ]);
   });
 
+  it('tells with each delta the tokens it accounts for: they add up to the finish’s count', async () => {
+    // Stopped by length, nothing is held back: every token is in some delta (what a stream the
+    // client leaves is billed by).
+    const run = start(scheduler(), job(PROMPTS[2], { n: 2, maxTokens: 9 }));
+    await run.done;
+    for (const choice of [0, 1]) {
+      const deltas = run.events.filter((e) => e.type === 'delta' && e.choice === choice);
+      const reported = deltas.reduce((sum, e) => sum + (e.type === 'delta' ? e.tokens! : 0), 0);
+      expect(deltas.length).toBeGreaterThan(0);
+      expect(reported).toBe(9);
+    }
+  });
+
   it('prefills the prompt of n choices once, in chunks', async () => {
     const prefill = jest.spyOn(session, 'prefill');
     const request = job(PROMPTS[2], { n: 3, maxTokens: 6 });

@@ -71,6 +71,8 @@ interface Sequence {
   /** The token to feed at the next step. */
   next: number;
   generated: number;
+  /** Tokens generated since the last delta (their text held back, or none yet). */
+  unreported: number;
   done: boolean;
 }
 
@@ -417,6 +419,7 @@ export class ContinuousBatchScheduler {
         pending: [],
         next: job.promptIds[job.promptIds.length - 1],
         generated: 0,
+        unreported: 0,
         done: false,
       });
     }
@@ -427,6 +430,7 @@ export class ContinuousBatchScheduler {
   private accept(sequence: Sequence, sampled: SampledToken): void {
     const { owner } = sequence;
     sequence.generated++;
+    sequence.unreported++;
     if (this.eos.has(sampled.tokenId)) {
       // What the detokenizer held back is not a stop string, so it is text.
       this.emitText(sequence, sequence.detokenizer.flush());
@@ -462,7 +466,9 @@ export class ContinuousBatchScheduler {
   private emitText(sequence: Sequence, text: string): void {
     if (text === '') return;
     const logprobs = sequence.owner.job.logprobs ? sequence.pending.splice(0) : undefined;
-    sequence.owner.context.emit({ type: 'delta', choice: sequence.choice, text, logprobs });
+    const tokens = sequence.unreported;
+    sequence.unreported = 0;
+    sequence.owner.context.emit({ type: 'delta', choice: sequence.choice, text, logprobs, tokens });
   }
 
   private finish(sequence: Sequence, reason: FinishReason): void {

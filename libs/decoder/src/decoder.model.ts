@@ -45,9 +45,13 @@ export interface DecoderModelLoadOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-/** A generation's events, in order; `usage` settles once every choice has finished. */
+/**
+ * A generation's events, in order; `usage` settles once every choice has finished,
+ * `promptTokens` once the prompt is tokenized (before the first event).
+ */
 export type GenerationStream = AsyncIterable<GenerationEvent> & {
   readonly usage: Promise<GenerationUsage>;
+  readonly promptTokens: Promise<number>;
 };
 
 const DECODER_ENGINE = engineModule<DecoderEngineTypes>(__dirname, 'decoder.engine');
@@ -140,12 +144,15 @@ export class DecoderModel {
     const usage = new Promise<GenerationUsage>((resolve, reject) => (settle = { resolve, reject }));
     // Only the caller that reads it sees a failure; nobody else gets an unhandled rejection.
     usage.catch(() => undefined);
+    let tokenized!: (tokens: number) => void;
+    const promptTokens = new Promise<number>((resolve) => (tokenized = resolve));
     async function* events(): AsyncGenerator<GenerationEvent> {
       let completionTokens = 0;
       let grammar: GenerationUsage['grammar'];
       try {
         const job = await ready;
         const promptTokens = job.promptIds.length;
+        tokenized(promptTokens);
         // The tiles are moved to the worker, not copied (the job is not read here again).
         const transfer = job.images ? [job.images.pixelValues.buffer as ArrayBuffer] : [];
         const stream = pool.stream(job, { ...bounds, transfer });
@@ -165,7 +172,7 @@ export class DecoderModel {
         settle.reject(new WorkCancelledError('the stream was left before the generation ended'));
       }
     }
-    return Object.assign(events(), { usage });
+    return Object.assign(events(), { usage, promptTokens });
   }
 
   /** The prompt as the model sees it: the rendered chat template (for tests and logs). */

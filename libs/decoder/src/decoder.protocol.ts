@@ -168,6 +168,11 @@ export type GenerationEvent =
       readonly choice: number;
       readonly text: string;
       readonly logprobs?: readonly TokenLogprob[];
+      /**
+       * Completion tokens generated since the choice's previous delta, this one's included (a
+       * stream cut short is billed by their sum; the finish's count is the exact total).
+       */
+      readonly tokens?: number;
     }
   | {
       /**
@@ -182,6 +187,8 @@ export type GenerationEvent =
       readonly id?: string;
       readonly name?: string;
       readonly arguments: string;
+      /** As a delta's: completion tokens since the choice's previous event. */
+      readonly tokens?: number;
     }
   | {
       readonly type: 'finish';

@@ -18,6 +18,8 @@ interface ChoiceState {
   readonly parser: ToolCallParser;
   /** Logprobs of tokens whose text the parser still holds. */
   pending: TokenLogprob[];
+  /** Tokens whose text the parser holds (or turned into markup): told with the next event. */
+  tokens: number;
 }
 
 /** Deltas and finishes are parsed; every other event (the grammar's report) passes through. */
@@ -29,7 +31,7 @@ export async function* withToolCalls(
   const stateOf = (choice: number): ChoiceState => {
     let state = choices.get(choice);
     if (!state) {
-      state = { parser: new ToolCallParser(TOOL_CALL_SYNTAX[format]), pending: [] };
+      state = { parser: new ToolCallParser(TOOL_CALL_SYNTAX[format]), pending: [], tokens: 0 };
       choices.set(choice, state);
     }
     return state;
@@ -40,6 +42,7 @@ export async function* withToolCalls(
     } else if (event.type === 'delta') {
       const state = stateOf(event.choice);
       if (event.logprobs) state.pending.push(...event.logprobs);
+      state.tokens += event.tokens ?? 0;
       yield* eventsOf(event.choice, state, state.parser.push(event.text));
     } else {
       const state = stateOf(event.choice);
@@ -62,13 +65,21 @@ function* eventsOf(
   parsed: ReturnType<ToolCallParser['push']>,
 ): Generator<GenerationEvent> {
   for (const item of parsed) {
+    const tokens = state.tokens;
+    state.tokens = 0;
     if (item.type === 'content') {
       const logprobs = state.pending;
       state.pending = [];
-      yield { type: 'delta', choice, text: item.text, ...(logprobs.length ? { logprobs } : {}) };
+      yield {
+        type: 'delta',
+        choice,
+        text: item.text,
+        ...(logprobs.length ? { logprobs } : {}),
+        ...(tokens ? { tokens } : {}),
+      };
     } else {
       state.pending = [];
-      yield { ...item, choice };
+      yield { ...item, choice, ...(tokens ? { tokens } : {}) };
     }
   }
 }

@@ -12,7 +12,7 @@ const delta = (
   logprobs = [logprob],
 ): GenerateResponse__Output => ({
   choice_index: choice,
-  delta: { role: '', content, tool_calls: [], logprobs },
+  delta: { role: '', content, tool_calls: [], logprobs, tokens: 1, prompt_tokens: 0 },
   frame: 'delta',
 });
 const finish = (choice: number, reason: string, usage = false): GenerateResponse__Output => ({
@@ -124,6 +124,8 @@ describe('tool calls', () => {
     delta: {
       role: '',
       content: '',
+      tokens: 1,
+      prompt_tokens: 0,
       tool_calls: pieces.map((piece) => ({
         index: piece.index,
         id: piece.id ?? '',

@@ -9,11 +9,13 @@ import { writeSse } from '../sse/sse.writer';
 import { ImageInputs } from '../images/image-inputs.service';
 import { holdStreamSlot } from '../limits/stream-slots';
 import { UpstreamClients } from '../upstream/upstream-clients';
+import { meteredStream } from '../usage/metered.stream';
 import { ChatChunkMapper, chatChunks } from './chat-chunks';
 import { resolveImages } from './chat-images.resolve';
 import { aggregateCompletion } from './chat-completion.aggregate';
 import { parseChatCompletionRequest } from './chat.request';
 import { completionIdentity } from './chat.response';
+import { imagesOf, meterChatFrame } from './chat.usage';
 
 @Controller(CAPABILITY_SERVICES.chat.route)
 export class ChatController {
@@ -35,10 +37,12 @@ export class ChatController {
     if (chat.stream) holdStreamSlot(request, reply);
     await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);
-    const frames = this.upstreams.serverStream('chat', 'Generate', {
-      model: model.id,
-      ...chat.generate,
-    });
+    const meter = request.tesseraUsage;
+    meter?.measure({ images: imagesOf(chat.generate.messages) });
+    const frames = meteredStream(
+      this.upstreams.serverStream('chat', 'Generate', { model: model.id, ...chat.generate }),
+      (frame) => meter && meterChatFrame(meter, frame),
+    );
     const { sampling } = chat.generate;
     const logprobs = sampling.logprobs === true;
     if (chat.stream) {

@@ -31,7 +31,9 @@ export class EmbeddingsController {
       dimensions: embeddings.dimensions ?? 0,
       user: embeddings.user,
     });
-    request.tesseraSpan?.setAttribute(GEN_AI.inputTokens, response.usage?.prompt_tokens ?? 0);
+    const inputTokens = response.usage?.prompt_tokens ?? 0;
+    request.tesseraSpan?.setAttribute(GEN_AI.inputTokens, inputTokens);
+    request.tesseraUsage?.measure({ inputTokens });
     return toOpenAIEmbeddings(response, embeddings.encodingFormat, embeddings.model);
   }
 }

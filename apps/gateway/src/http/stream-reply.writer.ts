@@ -10,6 +10,9 @@
 // - A failure after the headers went out ends the body as the body says: with a last event, or
 //   by aborting the response, so that the client cannot take a cut-short body for a whole one.
 // - When the client goes away the upstream call is cancelled.
+// - Usage (the request's meter, filled by the body as messages go by) is billed before the
+//   last bytes are written, or, when the client went away, for what was produced until then;
+//   a stream that fails is not billed.
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Logger } from '@nestjs/common';
@@ -45,6 +48,7 @@ export async function writeStreamReply<T>(
 ): Promise<void> {
   const messages = source[Symbol.asyncIterator]();
   let next = await messages.next();
+  const meter = reply.request.tesseraUsage;
 
   reply.hijack();
   const response = reply.raw;
@@ -64,12 +68,18 @@ export async function writeStreamReply<T>(
       }
       next = await messages.next();
     }
-    response.end(body.end());
+    const last = body.end();
+    meter?.settle(gone.aborted ? 'client_closed' : 'completed');
+    response.end(last);
   } catch (error) {
     // Let the iteration run its clean-up (it may be parked at a yield; ending it cancels the
     // call if it is still going).
     messages.return?.().catch(() => undefined);
-    if (gone.aborted) return; // nobody to tell
+    if (gone.aborted) {
+      meter?.settle('client_closed');
+      return; // nobody to tell
+    }
+    meter?.discard();
     if (!(error instanceof OpenAIError)) {
       logger.error('stream failed', error instanceof Error ? error.stack : error);
     }

@@ -28,6 +28,7 @@ export class ModerationController {
       model: model.id,
       items: texts.map((parts) => ({ parts: parts.map((text) => ({ text })) })),
     });
+    request.tesseraUsage?.measure({ inputTokens: response.usage?.prompt_tokens ?? 0 });
     return toOpenAIModeration(response, moderation.model, texts.length);
   }
 }

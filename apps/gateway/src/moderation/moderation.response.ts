@@ -28,7 +28,7 @@ export interface OpenAIModerationResponse {
 }
 
 export function toOpenAIModeration(
-  response: ClassifyResponse__Output,
+  response: Pick<ClassifyResponse__Output, 'model' | 'results'>,
   model: string,
   inputs: number,
 ): OpenAIModerationResponse {

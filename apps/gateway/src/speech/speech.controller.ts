@@ -40,6 +40,10 @@ export class SpeechController {
       instructions: speech.instructions,
     });
     const usage = new SpeechUsageRecord();
+    // Billed by the input's characters (code points), as OpenAI prices speech; the encoder's
+    // output is not aligned with sentences, so a stream the client left is billed for all of
+    // them (docs/usage.md).
+    request.tesseraUsage?.measure({ characters: [...speech.input].length });
     await writeStreamReply(
       reply,
       chunks,

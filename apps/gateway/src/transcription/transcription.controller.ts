@@ -17,6 +17,7 @@ import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
 import { holdStreamSlot } from '../limits/stream-slots';
 import { UpstreamClients } from '../upstream/upstream-clients';
+import { meteredStream } from '../usage/metered.stream';
 import type { UpstreamStream } from '../upstream/upstream.streams';
 import { readAudioForm, type AudioForm, type AudioFormFile } from './audio-form.reader';
 import {
@@ -61,11 +62,17 @@ export class TranscriptionController {
       'Transcribe',
       uploadMessages(model.id, transcription, file),
     );
+    // Billed by seconds of audio: the whole duration with the transcript (the last event); a
+    // stream the client leaves, up to the end of the last segment it was sent.
+    const metered = meteredStream(events, (event) => {
+      const audioSeconds = event.done?.duration ?? event.delta?.audio_end;
+      if (audioSeconds !== undefined) request.tesseraUsage?.measure({ audioSeconds });
+    });
     if (transcription.stream) {
-      await writeStreamReply(reply, events, transcriptSseBody());
+      await writeStreamReply(reply, metered, transcriptSseBody());
       return;
     }
-    const { contentType, body } = transcriptBody(await transcriptOf(events), transcription);
+    const { contentType, body } = transcriptBody(await transcriptOf(metered), transcription);
     // 200, as OpenAI answers (Nest's default for a POST would be 201).
     await reply.status(200).type(contentType).send(body);
   }

@@ -8,6 +8,8 @@ export interface Delta {
   'content'?: (string);
   'tool_calls'?: (_tessera_v1_ToolCallDelta)[];
   'logprobs'?: (_tessera_v1_TokenLogprob)[];
+  'tokens'?: (number);
+  'prompt_tokens'?: (number);
 }
 
 export interface Delta__Output {
@@ -15,4 +17,6 @@ export interface Delta__Output {
   'content': (string);
   'tool_calls': (_tessera_v1_ToolCallDelta__Output)[];
   'logprobs': (_tessera_v1_TokenLogprob__Output)[];
+  'tokens': (number);
+  'prompt_tokens': (number);
 }

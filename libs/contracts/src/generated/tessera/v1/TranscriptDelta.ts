@@ -3,8 +3,10 @@
 
 export interface TranscriptDelta {
   'text'?: (string);
+  'audio_end'?: (number | string);
 }
 
 export interface TranscriptDelta__Output {
   'text': (string);
+  'audio_end': (number);
 }
