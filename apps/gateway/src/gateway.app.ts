@@ -6,17 +6,14 @@ import type { IncomingMessage } from 'node:http';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { GatewayConfig } from '@tessera/config';
+import { DEFAULT_EDGE_LIMITS, type GatewayConfig } from '@tessera/config';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import type { Registry } from 'prom-client';
 import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
 import { ApiKeyVerifier } from './access/api-key.verifier';
-import {
-  MAX_HEADER_BYTES,
-  clientErrorHandler,
-  frameworkErrorHandler,
-} from './http/edge-errors.handler';
+import { clientErrorHandlerFor, frameworkErrorHandler } from './http/edge-errors.handler';
+import { gatewayServerOptions, maxHeadersCountFor, registerEdgeLimits } from './http/edge-limits';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
@@ -26,17 +23,19 @@ export async function createGatewayApp(
   config: GatewayConfig,
   options: { logger?: false | LoggerService | LogLevel[] } = {},
 ): Promise<NestFastifyApplication> {
+  const edge = config.edge ?? DEFAULT_EDGE_LIMITS;
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
-    clientErrorHandler,
+    http: gatewayServerOptions(edge),
+    clientErrorHandler: clientErrorHandlerFor(edge.maxHeaderBytes),
     frameworkErrors: frameworkErrorHandler,
     // The hooks answer requests that arrive while closing, with the OpenAI body.
     return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdOf(request.headers),
-    // Generation can take minutes; the per-call gRPC deadline bounds the work instead.
-    requestTimeout: 0,
+    // Node's requestTimeout times the request's arrival only (head and body), never the
+    // response: a generation can take minutes, bounded by the per-call gRPC deadline instead.
+    requestTimeout: edge.receiveTimeoutMs,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.forRoot(config),
@@ -44,12 +43,15 @@ export async function createGatewayApp(
     { ...options, bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.server.maxHeadersCount = maxHeadersCountFor(edge);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
   registerGatewayHooks(fastify, {
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
     metrics: new HttpMetrics(app.get<Registry>(METRICS_REGISTRY)),
   });
+  // After the gateway's hooks: a refused request is still counted, traced and authenticated.
+  registerEdgeLimits(fastify, edge, config.bodyLimitBytes);
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
 }
