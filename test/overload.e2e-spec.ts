@@ -13,7 +13,8 @@ import { ModerationModule } from '../apps/moderation/src/moderation.module';
 import { SpeechModule } from '../apps/speech/src/speech.module';
 import { TranscriptionModule } from '../apps/transcription/src/transcription.module';
 import { expectOpenAIError } from './support/openai-error.expect';
-import { TEST_API_KEY, post, startGateway, type TestGateway } from './support/test-stack';
+import { capabilityRequests } from './support/capability-requests';
+import { TEST_API_KEY, startGateway, type TestGateway } from './support/test-stack';
 import { testAudio } from './support/transcription-stack';
 
 const source = (name: string) => JSON.stringify(fixtureModelDir(name));
@@ -76,68 +77,28 @@ afterAll(async () => {
   for (const service of services.values()) await service.close();
 });
 
-interface Answer {
-  status: number;
-  body: unknown;
-  headers: Headers;
-}
-
 /** The requests of one burst, all sent at once. */
 const BURST = 24;
 
-const requests: Record<Capability, () => Promise<Answer>> = {
-  embeddings: () =>
-    post(gateway, '/v1/embeddings', {
-      model: 'tiny-bert',
-      input: Array.from({ length: 8 }, (_, i) => `sentence number ${i} `.repeat(8)),
-    }),
-  chat: () =>
-    post(gateway, '/v1/chat/completions', {
-      model: 'tiny-llama',
-      messages: [{ role: 'user', content: 'Tell me a story.' }],
-      max_tokens: 30,
-    }),
-  moderation: () =>
-    post(gateway, '/v1/moderations', {
-      model: 'tiny-toxic-bert',
-      input: Array.from({ length: 8 }, (_, i) => `text number ${i} `.repeat(8)),
-    }),
-  speech: async () => {
-    const response = await fetch(`${gateway.url}/v1/audio/speech`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'tiny-piper',
-        voice: 'alloy',
-        input: 'One sentence here. Another one there. And a third to finish.',
-        response_format: 'pcm',
-      }),
-    });
-    const bytes = Buffer.from(await response.arrayBuffer());
-    const json = response.headers.get('content-type')?.startsWith('application/json');
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: json ? JSON.parse(bytes.toString('utf8')) : bytes,
-    };
-  },
-  transcription: async () => {
-    const form = new FormData();
-    form.append('model', 'tiny-whisper');
-    form.append('file', new Blob([new Uint8Array(audio)]), 'clip.wav');
-    const response = await fetch(`${gateway.url}/v1/audio/transcriptions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_API_KEY}` },
-      body: form,
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: JSON.parse(text) };
-  },
-};
+const requests = () =>
+  capabilityRequests(
+    gateway.url,
+    TEST_API_KEY,
+    {
+      embeddings: 'tiny-bert',
+      chat: 'tiny-llama',
+      moderation: 'tiny-toxic-bert',
+      speech: 'tiny-piper',
+      transcription: 'tiny-whisper',
+    },
+    audio,
+  );
 
-describe.each(Object.keys(requests) as Capability[])('a burst of %s requests', (capability) => {
+describe.each(Object.keys(MODULES) as Capability[])('a burst of %s requests', (capability) => {
   it('is answered 200 or 429 with the OpenAI body and Retry-After, never 5xx', async () => {
-    const answers = await Promise.all(Array.from({ length: BURST }, () => requests[capability]()));
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, () => requests()[capability]()),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(statuses).toContain(200);
@@ -153,7 +114,7 @@ describe.each(Object.keys(requests) as Capability[])('a burst of %s requests', (
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     // The service is still healthy afterwards: one request alone is served.
-    expect((await requests[capability]()).status).toBe(200);
+    expect((await requests()[capability]()).status).toBe(200);
     // A random-weight Whisper transcription of 1 s takes 8–20 s on two busy cores.
   }, 300_000);
 });
