@@ -13,7 +13,7 @@ import { ModerationModule } from '../apps/moderation/src/moderation.module';
 import { SpeechModule } from '../apps/speech/src/speech.module';
 import { TranscriptionModule } from '../apps/transcription/src/transcription.module';
 import { expectOpenAIError } from './support/openai-error.expect';
-import { capabilityRequests } from './support/capability-requests';
+import { capabilityRequests } from '../bench/lib/capability.requests';
 import { TEST_API_KEY, startGateway, type TestGateway } from './support/test-stack';
 import { testAudio } from './support/transcription-stack';
 

@@ -1,5 +1,6 @@
 // One small, valid request per capability against a gateway (in-process or launched), for the
-// overload and fault tests: each answer's status, headers and body (JSON parsed when it is JSON).
+// overload bench and the overload and fault tests: each answer's status, headers and body (JSON
+// parsed when it is JSON).
 import type { Capability } from '@tessera/contracts';
 
 export interface Answer {
