@@ -63,7 +63,9 @@ function models(queue: number): BenchModelEntry[] {
       id: 'tiny-whisper',
       capability: 'transcription',
       source: fixture('tiny-whisper'),
-      options: { ...bound, concurrency: 1, max_queued_requests: queue },
+      // One waits: each takes seconds on the random-weight fixture, so a deeper queue would
+      // wait past the 60 s request deadline (504) rather than be refused (429).
+      options: { ...bound, concurrency: 1, max_queued_requests: 1 },
     },
   ];
 }
@@ -97,7 +99,7 @@ function nameOf(commandLine: string): string {
   if (app) return app[1];
   if (/ffmpeg/.test(commandLine)) return 'ffmpeg';
   if (/tools\/stack\/start\.js/.test(commandLine)) return 'launcher';
-  return 'other';
+  return commandLine.split(' ')[0].split('/').pop() || 'unknown';
 }
 
 type Rss = Record<string, number>;

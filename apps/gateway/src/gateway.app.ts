@@ -8,6 +8,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_EDGE_LIMITS, type GatewayConfig } from '@tessera/config';
 import { METRICS_REGISTRY } from '@tessera/observability';
+import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
@@ -18,6 +19,25 @@ import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { registerMultipartParser } from './http/multipart-body.parser';
+
+/**
+ * Closing waits for the requests in flight (new ones get 503 meanwhile); past `drainMs` their
+ * connections are cut, so that a stream of hours cannot hold a shutdown until the SIGKILL.
+ * Node closes only the connections idle when the close starts: one whose response ends later
+ * would keep it open until its keep-alive timeout, hence the sweep.
+ */
+function boundDrain(fastify: FastifyInstance, drainMs: number): void {
+  fastify.addHook('preClose', (done) => {
+    const server = fastify.server;
+    const sweep = setInterval(() => server.closeIdleConnections(), 250).unref();
+    const cut = setTimeout(() => server.closeAllConnections(), drainMs).unref();
+    server.once('close', () => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+    });
+    done();
+  });
+}
 
 export async function createGatewayApp(
   config: GatewayConfig,
@@ -52,6 +72,7 @@ export async function createGatewayApp(
   });
   // After the gateway's hooks: a refused request is still counted, traced and authenticated.
   registerEdgeLimits(fastify, edge, config.bodyLimitBytes);
+  if (config.drainTimeoutMs !== undefined) boundDrain(fastify, config.drainTimeoutMs);
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
 }

@@ -120,6 +120,13 @@ describe('edge limits', () => {
     });
   });
 
+  it('reads the drain timeout (default 10 s), as the services do', () => {
+    const load = (env: Record<string, string>) =>
+      loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).drainTimeoutMs;
+    expect(load({})).toBe(10_000);
+    expect(load({ TESSERA_DRAIN_TIMEOUT_MS: '55000' })).toBe(55_000);
+  });
+
   it('refuses values that would lock every client out, naming the variable', () => {
     expect(() => load({ TESSERA_MAX_HEADER_BYTES: '512' })).toThrow(/TESSERA_MAX_HEADER_BYTES/);
     expect(() => load({ TESSERA_MAX_HEADER_COUNT: '0' })).toThrow(/TESSERA_MAX_HEADER_COUNT/);

@@ -25,6 +25,11 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   /** Limits on what clients send (sizes, header count, timeouts); undefined = the defaults. */
   edge?: EdgeLimits;
+  /**
+   * How long requests and streams in flight may still run after SIGTERM (the gateway answers
+   * new ones 503 meanwhile) before their connections are cut; undefined = until they finish.
+   */
+  drainTimeoutMs?: number;
   /** How `image_url` inputs are read (apps/gateway/src/images). */
   images: ImageInputConfig;
   /**
@@ -112,6 +117,8 @@ const schema = z.object({
   TESSERA_MAX_HEADER_COUNT: positiveInt.max(2000).default(DEFAULT_EDGE_LIMITS.maxHeaderCount),
   TESSERA_RECEIVE_TIMEOUT_MS: positiveInt.default(DEFAULT_EDGE_LIMITS.receiveTimeoutMs),
   TESSERA_IDLE_TIMEOUT_MS: positiveInt.default(DEFAULT_EDGE_LIMITS.idleTimeoutMs),
+  // As the services' (service.config.ts): keep it below the pod's terminationGracePeriodSeconds.
+  TESSERA_DRAIN_TIMEOUT_MS: nonNegativeInt.max(3_600_000).default(10_000),
   TESSERA_REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
@@ -198,6 +205,7 @@ export function loadGatewayConfig(
       maxBytes: parsed.TESSERA_IMAGE_MAX_BYTES,
       maxPerRequest: parsed.TESSERA_IMAGE_MAX_PER_REQUEST,
     },
+    drainTimeoutMs: parsed.TESSERA_DRAIN_TIMEOUT_MS,
     redisUrl: parsed.TESSERA_REDIS_URL,
     usageLogFile: parsed.TESSERA_USAGE_LOG,
   };
