@@ -21,7 +21,7 @@ export interface GatewayConfig {
   /** gRPC target per capability; a capability without one answers 503. */
   upstreams: Partial<Record<Capability, string>>;
   requestTimeoutMs: number;
-  /** Largest chat completions body (inline images); the other JSON routes take `edge`'s. */
+  /** Largest chat completions body (inline images), and the cap of the other JSON routes'. */
   bodyLimitBytes: number;
   /** Limits on what clients send (sizes, header count, timeouts); undefined = the defaults. */
   edge?: EdgeLimits;

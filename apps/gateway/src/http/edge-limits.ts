@@ -18,10 +18,11 @@ export function registerEdgeLimits(
 ): void {
   // A route's own bodyLimit wins over the parser's (Fastify), so the JSON parser stays one.
   // Multipart routes read their parts themselves, with the audio limits.
+  // The large limit stays the cap of every route, as it was of all before routes had their own.
   fastify.addHook('onRoute', (route) => {
     route.bodyLimit ??= LARGE_BODY_ROUTES.has(route.url)
       ? largeBodyLimitBytes
-      : limits.jsonBodyLimitBytes;
+      : Math.min(limits.jsonBodyLimitBytes, largeBodyLimitBytes);
   });
 
   fastify.addHook('onRequest', async (request, reply) => {
