@@ -115,6 +115,5 @@ describe.each(Object.keys(MODULES) as Capability[])('a burst of %s requests', (c
     }
     // The service is still healthy afterwards: one request alone is served.
     expect((await requests()[capability]()).status).toBe(200);
-    // A random-weight Whisper transcription of 1 s takes 8–20 s on two busy cores.
-  }, 300_000);
+  }, 300_000); // a random-weight Whisper transcription of 1 s takes 8–20 s on two busy cores
 });
