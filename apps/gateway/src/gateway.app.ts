@@ -6,17 +6,15 @@ import type { IncomingMessage } from 'node:http';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { GatewayConfig } from '@tessera/config';
+import { DEFAULT_EDGE_LIMITS, type GatewayConfig } from '@tessera/config';
 import { METRICS_REGISTRY } from '@tessera/observability';
+import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
 import { ApiKeyVerifier } from './access/api-key.verifier';
-import {
-  MAX_HEADER_BYTES,
-  clientErrorHandler,
-  frameworkErrorHandler,
-} from './http/edge-errors.handler';
+import { clientErrorHandlerFor, frameworkErrorHandler } from './http/edge-errors.handler';
+import { gatewayServerOptions, maxHeadersCountFor, registerEdgeLimits } from './http/edge-limits';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
@@ -26,21 +24,42 @@ import { UsageLedger } from './usage/usage.ledger';
 import { registerUsageHooks } from './usage/usage.hooks';
 import { UsageEvents } from './usage/usage.record';
 
+/**
+ * Closing waits for the requests in flight (new ones get 503 meanwhile); past `drainMs` their
+ * connections are cut, so that a stream of hours cannot hold a shutdown until the SIGKILL.
+ * Node closes only the connections idle when the close starts: one whose response ends later
+ * would keep it open until its keep-alive timeout, hence the sweep.
+ */
+function boundDrain(fastify: FastifyInstance, drainMs: number): void {
+  fastify.addHook('preClose', (done) => {
+    const server = fastify.server;
+    const sweep = setInterval(() => server.closeIdleConnections(), 250).unref();
+    const cut = setTimeout(() => server.closeAllConnections(), drainMs).unref();
+    server.once('close', () => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+    });
+    done();
+  });
+}
+
 export async function createGatewayApp(
   config: GatewayConfig,
   options: { logger?: false | LoggerService | LogLevel[] } = {},
 ): Promise<NestFastifyApplication> {
+  const edge = config.edge ?? DEFAULT_EDGE_LIMITS;
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
-    clientErrorHandler,
+    http: gatewayServerOptions(edge),
+    clientErrorHandler: clientErrorHandlerFor(edge.maxHeaderBytes),
     frameworkErrors: frameworkErrorHandler,
     // The hooks answer requests that arrive while closing, with the OpenAI body.
     return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => requestIdOf(request.headers),
-    // Generation can take minutes; the per-call gRPC deadline bounds the work instead.
-    requestTimeout: 0,
+    // Node's requestTimeout times the request's arrival only (head and body), never the
+    // response: a generation can take minutes, bounded by the per-call gRPC deadline instead.
+    requestTimeout: edge.receiveTimeoutMs,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.forRoot(config),
@@ -50,6 +69,7 @@ export async function createGatewayApp(
     { ...options, bodyParser: false, abortOnError: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.server.maxHeadersCount = maxHeadersCountFor(edge);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
   const registry = app.get<Registry>(METRICS_REGISTRY);
@@ -59,6 +79,9 @@ export async function createGatewayApp(
     limiter: app.get(RateLimiter),
   });
   registerUsageHooks(fastify, new UsageLedger(config.usageLogFile, registry, app.get(UsageEvents)));
+  // After the gateway's hooks: a refused request is still counted, traced and authenticated.
+  registerEdgeLimits(fastify, edge, config.bodyLimitBytes);
+  if (config.drainTimeoutMs !== undefined) boundDrain(fastify, config.drainTimeoutMs);
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
 }

@@ -42,45 +42,50 @@ export class TranscribeHandler {
     ctx.span.setAttribute(GEN_AI.requestModel, config.model);
     ctx.span.setAttribute(GEN_AI.responseModel, model.spec.id);
     const checked = checkTranscription(model, config);
+    // Before the upload is decoded: a refused request costs neither ffmpeg nor memory.
+    const leave = model.admission.enter();
+    try {
+      const audio = await decodeAudio(audioChunks(upload), {
+        sampleRate: WHISPER_SAMPLE_RATE,
+        maxSeconds: model.options.max_audio_seconds,
+        timeoutMs: model.options.decode_timeout_ms,
+        signal: ctx.signal,
+      }).catch((error: unknown) => {
+        if (error instanceof AudioDecodeError) throw invalidTranscription(error.message, 'file');
+        throw error;
+      });
+      if (audio.length === 0) {
+        throw invalidTranscription(
+          `The file holds no audio. Supported formats: ${TRANSCRIPTION_INPUT_FORMATS.join(', ')}.`,
+          'file',
+        );
+      }
+      this.models.countAudio(model, audio.length / WHISPER_SAMPLE_RATE);
 
-    const audio = await decodeAudio(audioChunks(upload), {
-      sampleRate: WHISPER_SAMPLE_RATE,
-      maxSeconds: model.options.max_audio_seconds,
-      timeoutMs: model.options.decode_timeout_ms,
-      signal: ctx.signal,
-    }).catch((error: unknown) => {
-      if (error instanceof AudioDecodeError) throw invalidTranscription(error.message, 'file');
-      throw error;
-    });
-    if (audio.length === 0) {
-      throw invalidTranscription(
-        `The file holds no audio. Supported formats: ${TRANSCRIPTION_INPUT_FORMATS.join(', ')}.`,
-        'file',
+      const deltas = new SegmentQueue();
+      const running = inModelRunSpan(ctx.span, 'transcription', model.spec.id, async (span) => {
+        const result = await model.whisper.transcribe(
+          { ...checked, audio },
+          {
+            signal: ctx.signal,
+            deadline: ctx.deadline,
+            onSegment: config.stream ? (segment) => deltas.push(segment) : undefined,
+          },
+        );
+        span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
+        return result;
+      });
+      running.then(
+        () => deltas.end(),
+        () => deltas.end(),
       );
+      for await (const delta of deltas) yield { delta };
+      const result = await running;
+      ctx.span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
+      yield { done: responseOf(result, checked.task) };
+    } finally {
+      leave();
     }
-    this.models.countAudio(model, audio.length / WHISPER_SAMPLE_RATE);
-
-    const deltas = new SegmentQueue();
-    const running = inModelRunSpan(ctx.span, 'transcription', model.spec.id, async (span) => {
-      const result = await model.whisper.transcribe(
-        { ...checked, audio },
-        {
-          signal: ctx.signal,
-          deadline: ctx.deadline,
-          onSegment: config.stream ? (segment) => deltas.push(segment) : undefined,
-        },
-      );
-      span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
-      return result;
-    });
-    running.then(
-      () => deltas.end(),
-      () => deltas.end(),
-    );
-    for await (const delta of deltas) yield { delta };
-    const result = await running;
-    ctx.span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
-    yield { done: responseOf(result, checked.task) };
   }
 }
 

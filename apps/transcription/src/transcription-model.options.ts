@@ -14,6 +14,12 @@ export const TranscriptionModelOptionsSchema = WhisperModelOptionsSchema.extend(
     .positive()
     .max(4 * 3600)
     .default(2 * 3600),
+  /**
+   * Transcriptions a model holds besides those it runs (workers × concurrency): uploads being
+   * decoded and decoded audio waiting for a worker. More are refused with RESOURCE_EXHAUSTED
+   * (HTTP 429) before their upload is decoded, which bounds the audio held in memory.
+   */
+  max_queued_requests: z.number().int().min(0).max(4096).default(16),
   /** Time ffmpeg may take to decode one upload before it is killed (a hostile file). */
   decode_timeout_ms: z.number().int().positive().max(600_000).default(60_000),
 }).strict();

@@ -5,6 +5,7 @@ import { WHISPER_SAMPLE_RATE, WhisperModel } from '@tessera/asr';
 import { spawnHelper } from '@tessera/audio';
 import type { ServiceConfig } from '@tessera/config';
 import type { ModelSpec } from '@tessera/models';
+import { AdmissionGate } from '@tessera/runtime';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { Counter, type Registry } from 'prom-client';
@@ -19,6 +20,8 @@ export interface TranscriptionModel {
   readonly created: number;
   readonly whisper: WhisperModel;
   readonly options: TranscriptionModelOptions;
+  /** Bounds the transcriptions held at once, decoding included (see max_queued_requests). */
+  readonly admission: AdmissionGate;
 }
 
 @Injectable()
@@ -70,7 +73,12 @@ export class TranscriptionModels {
           `loaded ${spec.id}: ${multilingual ? 'multilingual' : 'English-only'}, ` +
             `word timestamps ${wordTimestamps ? 'available' : 'unavailable'}`,
         );
-        return { spec, created, whisper, options };
+        const running = options.workers * options.concurrency;
+        const admission = new AdmissionGate(
+          running + options.max_queued_requests,
+          'transcriptions',
+        );
+        return { spec, created, whisper, options, admission };
       },
     );
   }

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha256Hex } from './api-keys.config';
 import { ConfigError } from './env.schema';
-import { DEFAULT_IMAGE_INPUTS, loadGatewayConfig } from './gateway.config';
+import { DEFAULT_EDGE_LIMITS, DEFAULT_IMAGE_INPUTS, loadGatewayConfig } from './gateway.config';
 import { loadServiceConfig } from './service.config';
 
 describe('loadGatewayConfig', () => {
@@ -94,6 +94,43 @@ describe('image input settings', () => {
       /TESSERA_IMAGE_FETCH_ALLOW/,
     );
     expect(() => load({ TESSERA_IMAGE_MAX_BYTES: '0' })).toThrow(/TESSERA_IMAGE_MAX_BYTES/);
+  });
+});
+
+describe('edge limits', () => {
+  const load = (env: Record<string, string>) =>
+    loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).edge;
+
+  it('defaults to the documented limits and reads each variable', () => {
+    expect(load({})).toEqual(DEFAULT_EDGE_LIMITS);
+    expect(
+      load({
+        TESSERA_JSON_BODY_LIMIT_BYTES: '1024',
+        TESSERA_MAX_HEADER_BYTES: '8192',
+        TESSERA_MAX_HEADER_COUNT: '50',
+        TESSERA_RECEIVE_TIMEOUT_MS: '60000',
+        TESSERA_IDLE_TIMEOUT_MS: '5000',
+      }),
+    ).toEqual({
+      jsonBodyLimitBytes: 1024,
+      maxHeaderBytes: 8192,
+      maxHeaderCount: 50,
+      receiveTimeoutMs: 60_000,
+      idleTimeoutMs: 5_000,
+    });
+  });
+
+  it('reads the drain timeout (default 10 s), as the services do', () => {
+    const load = (env: Record<string, string>) =>
+      loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).drainTimeoutMs;
+    expect(load({})).toBe(10_000);
+    expect(load({ TESSERA_DRAIN_TIMEOUT_MS: '55000' })).toBe(55_000);
+  });
+
+  it('refuses values that would lock every client out, naming the variable', () => {
+    expect(() => load({ TESSERA_MAX_HEADER_BYTES: '512' })).toThrow(/TESSERA_MAX_HEADER_BYTES/);
+    expect(() => load({ TESSERA_MAX_HEADER_COUNT: '0' })).toThrow(/TESSERA_MAX_HEADER_COUNT/);
+    expect(() => load({ TESSERA_IDLE_TIMEOUT_MS: '0' })).toThrow(/TESSERA_IDLE_TIMEOUT_MS/);
   });
 });
 

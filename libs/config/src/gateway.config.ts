@@ -21,7 +21,15 @@ export interface GatewayConfig {
   /** gRPC target per capability; a capability without one answers 503. */
   upstreams: Partial<Record<Capability, string>>;
   requestTimeoutMs: number;
+  /** Largest chat completions body (inline images), and the cap of the other JSON routes'. */
   bodyLimitBytes: number;
+  /** Limits on what clients send (sizes, header count, timeouts); undefined = the defaults. */
+  edge?: EdgeLimits;
+  /**
+   * How long requests and streams in flight may still run after SIGTERM (the gateway answers
+   * new ones 503 meanwhile) before their connections are cut; undefined = until they finish.
+   */
+  drainTimeoutMs?: number;
   /** How `image_url` inputs are read (apps/gateway/src/images). */
   images: ImageInputConfig;
   /**
@@ -32,6 +40,36 @@ export interface GatewayConfig {
   /** Append-only JSON-lines usage log; undefined = usage is only counted in /metrics. */
   usageLogFile?: string;
 }
+
+/**
+ * What the gateway accepts from a client before any route runs: the body of the small JSON
+ * routes, the request's headers, and how long the request may take to arrive. None of these
+ * bound the response: a generation may stream for as long as its upstream deadline allows.
+ */
+export interface EdgeLimits {
+  /** Largest body of /v1/embeddings, /v1/moderations and /v1/audio/speech. */
+  jsonBodyLimitBytes: number;
+  /** Largest request head (request line and headers); 431 above. */
+  maxHeaderBytes: number;
+  /** Most header fields in a request; 431 above. */
+  maxHeaderCount: number;
+  /** Longest a whole request (head and body) may take to arrive; 408 after. */
+  receiveTimeoutMs: number;
+  /** Longest pause in a request's head or body before it is complete; 408 after. */
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_EDGE_LIMITS: EdgeLimits = {
+  // OpenAI caps an embeddings request at 300,000 tokens: ~1.2 MB of text, ~1.8 MB as token
+  // arrays. Speech (4096 characters) and moderation inputs are far smaller.
+  jsonBodyLimitBytes: 2 * 1024 * 1024,
+  // Node's own default, which the 431 states.
+  maxHeaderBytes: 16 * 1024,
+  maxHeaderCount: 100,
+  // A 25 MB upload at 1 Mbit/s takes ~3.5 minutes.
+  receiveTimeoutMs: 300_000,
+  idleTimeoutMs: 30_000,
+};
 
 export interface ImageInputConfig {
   /**
@@ -72,6 +110,15 @@ const schema = z.object({
   TESSERA_MODELS_FILE: z.string().min(1).default('config/models.yaml'),
   TESSERA_REQUEST_TIMEOUT_MS: positiveInt.max(MAX_REQUEST_TIMEOUT_MS).default(60_000),
   TESSERA_BODY_LIMIT_BYTES: positiveInt.default(16 * 1024 * 1024),
+  TESSERA_JSON_BODY_LIMIT_BYTES: positiveInt.default(DEFAULT_EDGE_LIMITS.jsonBodyLimitBytes),
+  // Node's parser refuses heads past this before any request exists; 1 KiB is a floor that
+  // still leaves room for an Authorization header.
+  TESSERA_MAX_HEADER_BYTES: positiveInt.min(1024).default(DEFAULT_EDGE_LIMITS.maxHeaderBytes),
+  TESSERA_MAX_HEADER_COUNT: positiveInt.max(2000).default(DEFAULT_EDGE_LIMITS.maxHeaderCount),
+  TESSERA_RECEIVE_TIMEOUT_MS: positiveInt.default(DEFAULT_EDGE_LIMITS.receiveTimeoutMs),
+  TESSERA_IDLE_TIMEOUT_MS: positiveInt.default(DEFAULT_EDGE_LIMITS.idleTimeoutMs),
+  // As the services' (service.config.ts): keep it below the pod's terminationGracePeriodSeconds.
+  TESSERA_DRAIN_TIMEOUT_MS: nonNegativeInt.max(3_600_000).default(10_000),
   TESSERA_REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
@@ -143,6 +190,13 @@ export function loadGatewayConfig(
     upstreams,
     requestTimeoutMs: parsed.TESSERA_REQUEST_TIMEOUT_MS,
     bodyLimitBytes: parsed.TESSERA_BODY_LIMIT_BYTES,
+    edge: {
+      jsonBodyLimitBytes: parsed.TESSERA_JSON_BODY_LIMIT_BYTES,
+      maxHeaderBytes: parsed.TESSERA_MAX_HEADER_BYTES,
+      maxHeaderCount: parsed.TESSERA_MAX_HEADER_COUNT,
+      receiveTimeoutMs: parsed.TESSERA_RECEIVE_TIMEOUT_MS,
+      idleTimeoutMs: parsed.TESSERA_IDLE_TIMEOUT_MS,
+    },
     images: {
       fetchAllow: parsed.TESSERA_IMAGE_FETCH_ALLOW,
       fetchConnectTimeoutMs: parsed.TESSERA_IMAGE_FETCH_CONNECT_TIMEOUT_MS,
@@ -151,6 +205,7 @@ export function loadGatewayConfig(
       maxBytes: parsed.TESSERA_IMAGE_MAX_BYTES,
       maxPerRequest: parsed.TESSERA_IMAGE_MAX_PER_REQUEST,
     },
+    drainTimeoutMs: parsed.TESSERA_DRAIN_TIMEOUT_MS,
     redisUrl: parsed.TESSERA_REDIS_URL,
     usageLogFile: parsed.TESSERA_USAGE_LOG,
   };

@@ -10,6 +10,7 @@ export {
   type SessionFactory,
   type WorkerEngine,
 } from './engine.contract';
+export { AdmissionGate } from './admission.gate';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
 export { OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';

@@ -47,7 +47,8 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
         case 404:
           return OpenAIError.unknownUrl(request.method, pathOf(request.url));
         case 413:
-          return OpenAIError.requestTooLarge(this.bodyLimit);
+          // The route's own limit (http/edge-limits.ts) when it has one.
+          return OpenAIError.requestTooLarge(request.routeOptions.bodyLimit ?? this.bodyLimit);
         case 415:
           return OpenAIError.unsupportedMediaType();
       }

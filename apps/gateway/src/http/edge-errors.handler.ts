@@ -8,15 +8,19 @@ import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from
 import { OpenAIError } from '../errors/openai-error';
 import { sendOpenAIError } from '../errors/openai-error.reply';
 
-/** Node's default, stated here so that the 431 can say what the limit is. */
-export const MAX_HEADER_BYTES = 16 * 1024;
-
-export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
-  // The client went away (or the socket is already gone): nobody to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  // As Node and Fastify do: write the answer, then drop the connection, whose stream is broken.
-  if (socket.writable) socket.write(rawResponse(clientErrorOf(error)));
-  socket.destroy();
+/** Fastify's `clientErrorHandler`, its 431 stating `maxHeaderBytes` (Node's maxHeaderSize). */
+export function clientErrorHandlerFor(maxHeaderBytes: number) {
+  return (error: ConnectionError, socket: Socket): void => {
+    // The client went away (or the socket is already gone): nobody to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // As Node and Fastify do: write the answer, then drop the connection, whose stream is
+    // broken; not when a response has begun (a request timing out after its route answered).
+    const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !response?.headersSent) {
+      socket.write(rawResponse(clientErrorOf(error, maxHeaderBytes)));
+    }
+    socket.destroy();
+  };
 }
 
 /** Fastify's `frameworkErrors`: errors of its router, before any route or hook. */
@@ -49,12 +53,12 @@ function frameworkErrorOf(error: FastifyError): OpenAIError {
   }
 }
 
-function clientErrorOf(error: ConnectionError): OpenAIError {
+function clientErrorOf(error: ConnectionError, maxHeaderBytes: number): OpenAIError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new OpenAIError(
         431,
-        `The request's headers are larger than the limit of ${MAX_HEADER_BYTES} bytes.`,
+        `The request's headers are larger than the limit of ${maxHeaderBytes} bytes.`,
         'invalid_request_error',
         null,
         'request_headers_too_large',

@@ -1,0 +1,71 @@
+// SIGTERM to the gateway closes the app (closeOnSignals): streams in flight finish while the
+// drain lasts, and a stream still running when TESSERA_DRAIN_TIMEOUT_MS is up is cut, so that
+// the process exits before the kubelet's SIGKILL. (Requests that arrive while draining get the
+// 503: gateway-edges.e2e-spec.ts; through the launcher: faults.e2e-spec.ts.)
+import { fixturesModelsFile } from '@tessera/testing';
+import { CHAT_MODEL, useChatStack } from './support/chat-stack';
+import { TEST_API_KEY, startGateway, type TestGateway } from './support/test-stack';
+
+const stack = useChatStack();
+
+async function gatewayDraining(drainTimeoutMs: number) {
+  return startGateway({
+    modelsFile: fixturesModelsFile(),
+    upstreams: { chat: `127.0.0.1:${stack().chat.grpcPort}` },
+    drainTimeoutMs,
+  });
+}
+
+/**
+ * A chat stream of `maxTokens`, once its first bytes have arrived (the service is generating);
+ * `rest` resolves with the whole body or rejects when the stream is cut.
+ */
+async function streamStarted(gateway: TestGateway, maxTokens: number) {
+  const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: CHAT_MODEL,
+      messages: [{ role: 'user', content: 'Write a long story.' }],
+      max_tokens: maxTokens,
+      stream: true,
+    }),
+  });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = decoder.decode((await reader.read()).value, { stream: true });
+  const rest = (async () => {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    return text;
+  })();
+  return { rest };
+}
+
+it('lets a stream in flight finish, then closes', async () => {
+  const gateway = await gatewayDraining(20_000);
+  const { rest } = await streamStarted(gateway, 300);
+  const closed = gateway.close().then(() => Date.now());
+  const body = await rest;
+  const endedAt = Date.now();
+  expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  // Closed once the stream was over, not at the drain timeout (the connection's keep-alive
+  // would otherwise hold it).
+  expect(await closed).toBeGreaterThanOrEqual(endedAt - 50);
+  expect((await closed) - endedAt).toBeLessThan(2_000);
+}, 60_000);
+
+it('cuts a stream still running when the drain timeout is up', async () => {
+  const gateway = await gatewayDraining(1_000);
+  // ~10 s of generation on the fixture model.
+  const { rest } = await streamStarted(gateway, 1500);
+  const closing = Date.now();
+  await gateway.close();
+  const closedAfter = Date.now() - closing;
+  expect(closedAfter).toBeGreaterThanOrEqual(1_000);
+  expect(closedAfter).toBeLessThan(3_000);
+  // The client saw its stream cut mid-body (undici: "terminated"), never a [DONE].
+  await expect(rest).rejects.toThrow(/terminated/);
+}, 60_000);
