@@ -460,15 +460,14 @@ describe('tracing', () => {
 });
 
 describe('drain', () => {
-  it('lets calls in flight run until 5 s before the grace period ends', () => {
-    for (const component of CAPABILITIES) {
+  it('lets requests and calls in flight run until 5 s before the grace period ends', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
       const deployment = cpu.deployment(component);
       const grace = deployment.spec.template.spec.terminationGracePeriodSeconds;
       expect(envOf(container(deployment)).TESSERA_DRAIN_TIMEOUT_MS).toBe(String((grace - 5) * 1000));
     }
     const short = render({ values: { embeddings: { terminationGracePeriodSeconds: 3 } } });
     expect(envOf(container(short.deployment('embeddings'))).TESSERA_DRAIN_TIMEOUT_MS).toBe('0');
-    expect(envOf(container(cpu.deployment('gateway'))).TESSERA_DRAIN_TIMEOUT_MS).toBeUndefined();
   });
 });
 
