@@ -60,12 +60,15 @@ export class TranscriptionModels {
         }).catch((error: Error) => {
           throw new Error(`transcription model '${spec.id}': ${error.message}`);
         });
-        // One real run (a second of silence) so the first request pays no session warm-up.
+        // One real run (a second of silence) so the first request pays no session warm-up. At
+        // temperature 1, the last of the fallback ladder, the window is decoded once: from 0 a
+        // model that loops on silence (a random-weight fixture does) decoded it six times, which
+        // made a (re)start take minutes.
         await whisper.transcribe({
           audio: new Float32Array(WHISPER_SAMPLE_RATE),
           task: 'transcribe',
           language: 'en',
-          temperature: 0,
+          temperature: 1,
           wordTimestamps: false,
         });
         const { multilingual, wordTimestamps } = whisper.info;
