@@ -111,7 +111,9 @@ export async function runSchemathesis(options: {
   let output = '';
   const exitCode = await new Promise<number>((resolve, reject) => {
     const child = spawn('bash', args, {
-      cwd: root,
+      // Its working directory gets a `.schemathesis/` cache (failures it replays first on the
+      // next run): kept out of the clone, so every run starts from the seed alone.
+      cwd: options.reportDir,
       env: {
         ...process.env,
         SCHEMATHESIS_HOOKS: 'hooks',
