@@ -8,19 +8,29 @@ export interface RouteCase {
   method: 'GET' | 'POST';
   path: string;
   /** A fresh body each time (a FormData or a stream cannot be sent twice). */
-  body?: () => { body: Body; headers: Record<string, string> };
+  body?: () => Promise<{ body: Body; headers: Record<string, string> }>;
 }
 
-const json = (value: unknown) => () => ({
+const json = (value: unknown) => async () => ({
   body: JSON.stringify(value),
   headers: { 'content-type': 'application/json' },
 });
 
-const form = (fields: Record<string, string>, audio: Buffer) => () => {
+/**
+ * A multipart body serialized up front: sent with a content-length in one piece with its headers.
+ * A FormData body is streamed after the headers, and the gateway answers a 401 before reading a
+ * body and then closes the connection unread (gateway.hooks.ts `refuse`), so the upload races
+ * the close and the client may see EPIPE instead of the 401.
+ */
+const form = (fields: Record<string, string>, audio: Buffer) => async () => {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
   data.append('file', new Blob([new Uint8Array(audio)]), 'clip.wav');
-  return { body: data as Body, headers: {} };
+  const encoded = new Response(data);
+  return {
+    body: Buffer.from(await encoded.arrayBuffer()) as Body,
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  };
 };
 
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 4 };
@@ -84,7 +94,7 @@ export async function sendRoute(
   route: RouteCase,
   authorization: string | null,
 ): Promise<{ status: number; body: unknown; text: string }> {
-  const payload = route.body?.();
+  const payload = await route.body?.();
   const response = await fetch(`${baseURL}${route.path}`, {
     method: route.method,
     headers: {

@@ -28,7 +28,7 @@ case "${1:-}" in
   run)
     shift
     ensure
-    exec "$venv/bin/st" "$@"
+    exec "$venv/bin/st" run "$@"
     ;;
   *) sed -n '2,8p' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac
