@@ -137,7 +137,7 @@ function request(capability: Capability, client: Client): { path: string; init: 
 export async function send(
   capability: Capability,
   client: Client,
-  timeoutMs = 120_000,
+  timeoutMs = 190_000,
 ): Promise<Outcome> {
   const requestId = `rel-${capability}-${randomUUID()}`;
   const { path, init } = request(capability, client);

@@ -38,8 +38,13 @@ const SCHEMA_MAX_EXAMPLES = setting('TESSERA_RELIABILITY_SCHEMA_EXAMPLES', 1000)
 const SCHEMA_MAX_SECONDS = setting('TESSERA_RELIABILITY_SCHEMA_SECONDS', 240);
 /** No process of the stack may grow past this under load (fixture models: tens of MiB each). */
 const RSS_LIMIT_MIB = setting('TESSERA_RELIABILITY_RSS_LIMIT_MIB', 1536);
-/** A killed service must serve again within this (launcher backoff + model load). */
-const RECOVERY_LIMIT_MS = 60_000;
+/**
+ * A killed service must serve again within this: launcher backoff, model load and warm-up, and
+ * the first request waiting behind the load's (a minute on a busy 2-core machine).
+ */
+const RECOVERY_LIMIT_MS = 120_000;
+/** The stack's upstream deadline (see beforeAll); clients wait a little longer. */
+const REQUEST_TIMEOUT_MS = 180_000;
 
 /**
  * The mixed load. One transcription client: the fixture Whisper decodes noise up to its token
@@ -67,6 +72,11 @@ beforeAll(async () => {
     TESSERA_USAGE_LOG: usageLog,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
     OTEL_BSP_SCHEDULE_DELAY: '200',
+    // The upstream deadline, 60 s by default, raised: on a 2-core machine shared with other work
+    // a fixture transcription under load can take longer (30-60 s at a load average of 15), and
+    // a 504 then says nothing about the faults this suite is after. The deadline itself is
+    // tested in test/gateway.e2e-spec.ts and test/chat.e2e-spec.ts.
+    TESSERA_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
   });
   results.stackStartSeconds = Math.round((Date.now() - started) / 1000);
   client = { baseURL: stack.baseURL, key: FULL_KEY, audio: await testAudio('wav', 1) };
@@ -220,7 +230,7 @@ describe('load', () => {
 /** Until one request of `capability` succeeds; the time it took from `since`. */
 async function firstSuccess(capability: Capability, since: number): Promise<number> {
   for (;;) {
-    const outcome = await send(capability, client, 10_000);
+    const outcome = await send(capability, client, REQUEST_TIMEOUT_MS + 10_000);
     if (outcome.kind === 'ok') return outcome.at - since;
     if (Date.now() - since > RECOVERY_LIMIT_MS) {
       throw new Error(`${capability} did not recover: last ${JSON.stringify(outcome)}`);
@@ -229,14 +239,15 @@ async function firstSuccess(capability: Capability, since: number): Promise<numb
   }
 }
 
-/** Until the launcher reports `name` ready again under a pid other than `pid`. */
-async function restarted(name: string, pid: number): Promise<void> {
-  const deadline = Date.now() + RECOVERY_LIMIT_MS;
+/** Until the launcher reports `name` ready again under a pid other than `pid`; ms since `since`. */
+async function restarted(name: string, pid: number, since: number): Promise<number> {
+  const deadline = since + RECOVERY_LIMIT_MS;
   while (stack.processes().get(name)?.pid === pid) {
     if (Date.now() > deadline)
       throw new Error(`${name} was not restarted:\n${stack.log.slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return Date.now() - since;
 }
 
 describe('faults: each service killed (SIGKILL) under load', () => {
@@ -246,24 +257,30 @@ describe('faults: each service killed (SIGKILL) under load', () => {
   it.each([...CAPABILITIES])(
     '%s: 503 + Retry-After meanwhile, restarted, recovers; the others unaffected',
     async (capability) => {
-      const load = new Load(client).start(FAULT_MIX, 120_000);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      const { pid } = stack.processes().get(capability)!;
-      const killedAt = Date.now();
-      process.kill(pid, 'SIGKILL');
-      const [recoveryMs] = await Promise.all([
-        firstSuccess(capability, killedAt),
-        restarted(capability, pid),
-      ]);
-      const restartMs = Date.now() - killedAt;
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      await load.stop();
+      const load = new Load(client).start(FAULT_MIX, 180_000);
+      let killedAt = 0;
+      let recoveryMs = 0;
+      let restartMs = 0;
+      // Stopped however the test ends: a load left running would fall on the next test.
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        const { pid } = stack.processes().get(capability)!;
+        killedAt = Date.now();
+        process.kill(pid, 'SIGKILL');
+        [recoveryMs, restartMs] = await Promise.all([
+          firstSuccess(capability, killedAt),
+          restarted(capability, pid, killedAt),
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      } finally {
+        await load.stop();
+      }
       keepErrorBodies(load.outcomes);
       const own = load.outcomes.filter((o) => o.capability === capability);
       const others = load.outcomes.filter((o) => o.capability !== capability);
       recoveries[capability] = {
         recoverySeconds: Math.round(recoveryMs / 100) / 10,
-        restartedWithinSeconds: Math.round(restartMs / 100) / 10,
+        readyAgainSeconds: Math.round(restartMs / 100) / 10,
         outcomes: tally(load.outcomes),
       };
       expect(unexpectedWhileDown(own).slice(0, 5)).toEqual([]);
@@ -272,7 +289,7 @@ describe('faults: each service killed (SIGKILL) under load', () => {
         own.filter((o) => o.kind === 'ok' && o.at > killedAt + recoveryMs).length,
       ).toBeGreaterThan(0);
     },
-    180_000,
+    300_000,
   );
 });
 
@@ -291,23 +308,27 @@ function readUsageLog(): UsageLine[] {
 
 describe('the gateway killed (SIGKILL) under load', () => {
   it('restarts, and the usage log holds every request a client saw complete, once', async () => {
-    const load = new Load(client).start(MIX, 120_000);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const { pid } = stack.processes().get('gateway')!;
-    const killedAt = Date.now();
-    process.kill(pid, 'SIGKILL');
-    await restarted('gateway', pid);
-    const restartMs = Date.now() - killedAt;
-    const recoveryMs = await firstSuccess('embeddings', killedAt);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    await load.stop();
+    const load = new Load(client).start(MIX, 180_000);
+    let restartMs = 0;
+    let recoveryMs = 0;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const { pid } = stack.processes().get('gateway')!;
+      const killedAt = Date.now();
+      process.kill(pid, 'SIGKILL');
+      restartMs = await restarted('gateway', pid, killedAt);
+      recoveryMs = await firstSuccess('embeddings', killedAt);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    } finally {
+      await load.stop();
+    }
 
     const completed = load.outcomes.filter((o) => o.kind === 'ok').map((o) => o.requestId);
     const logged = readUsageLog().map((line) => line.requestId);
     const loggedOnce = new Set(logged);
     const ours = new Set(load.outcomes.map((o) => o.requestId));
     results.gatewayKill = {
-      restartedWithinSeconds: Math.round(restartMs / 100) / 10,
+      readyAgainSeconds: Math.round(restartMs / 100) / 10,
       recoverySeconds: Math.round(recoveryMs / 100) / 10,
       outcomes: tally(load.outcomes),
       completed: completed.length,
@@ -319,7 +340,7 @@ describe('the gateway killed (SIGKILL) under load', () => {
     expect(completed.length).toBeGreaterThan(0);
     expect(completed.filter((id) => !loggedOnce.has(id))).toEqual([]);
     expect(logged.length).toBe(loggedOnce.size);
-  }, 240_000);
+  }, 300_000);
 });
 
 describe('keys never in logs, metrics, traces or error bodies', () => {

@@ -100,7 +100,7 @@ export async function runSchemathesis(options: {
     '--workers',
     '2',
     '--request-timeout',
-    '60',
+    '190',
     '--report',
     'json,har',
     '--report-json-path',
