@@ -259,8 +259,8 @@ describe('faults: each service killed (SIGKILL) under load', () => {
     async (capability) => {
       const load = new Load(client).start(FAULT_MIX, 180_000);
       let killedAt = 0;
-      let recoveryMs = 0;
-      let restartMs = 0;
+      let recoveryMs!: number;
+      let restartMs!: number;
       // Stopped however the test ends: a load left running would fall on the next test.
       try {
         await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -309,8 +309,8 @@ function readUsageLog(): UsageLine[] {
 describe('the gateway killed (SIGKILL) under load', () => {
   it('restarts, and the usage log holds every request a client saw complete, once', async () => {
     const load = new Load(client).start(MIX, 180_000);
-    let restartMs = 0;
-    let recoveryMs = 0;
+    let restartMs!: number;
+    let recoveryMs!: number;
     try {
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const { pid } = stack.processes().get('gateway')!;
