@@ -233,7 +233,10 @@ async function firstSuccess(capability: Capability, since: number): Promise<numb
     const outcome = await send(capability, client, REQUEST_TIMEOUT_MS + 10_000);
     if (outcome.kind === 'ok') return outcome.at - since;
     if (Date.now() - since > RECOVERY_LIMIT_MS) {
-      throw new Error(`${capability} did not recover: last ${JSON.stringify(outcome)}`);
+      const launcher = stack.log.split('\n').filter((line) => line.startsWith('tessera: '));
+      throw new Error(
+        `${capability} did not recover: last ${JSON.stringify(outcome)}\n${launcher.join('\n')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

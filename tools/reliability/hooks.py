@@ -34,11 +34,12 @@ MODELS = {
     "createTranscription": ["whisper-1", "tiny-whisper"],
     "createTranslation": ["whisper-1", "tiny-whisper"],
 }
-# Request fields Tessera refuses by design with a 400 (audio output of chat, server-side chunking
-# of transcriptions: docs/chat.md, docs/transcription.md). Left in, nearly every generated body
-# stops at that 400; removed from the bodies pointed at a served model, the rest of the body runs.
+# Request fields Tessera refuses by design with a 400 (chat's audio output, web search and
+# predicted outputs, server-side chunking of transcriptions: docs/chat.md, docs/transcription.md).
+# Left in, nearly every generated body stops at that 400; removed from the bodies pointed at a
+# served model, the rest of the body runs.
 REFUSED = {
-    "createChatCompletion": ["audio", "modalities"],
+    "createChatCompletion": ["audio", "modalities", "web_search_options", "prediction"],
     "createTranscription": ["chunking_strategy"],
 }
 # How often a generated body is pointed at a served model / given a real audio file. Few real
