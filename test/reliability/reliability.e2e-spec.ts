@@ -40,9 +40,10 @@ const SCHEMA_MAX_SECONDS = setting('TESSERA_RELIABILITY_SCHEMA_SECONDS', 240);
 const RSS_LIMIT_MIB = setting('TESSERA_RELIABILITY_RSS_LIMIT_MIB', 1536);
 /**
  * A killed service must serve again within this: launcher backoff, model load and warm-up, and
- * the first request waiting behind the load's (a minute on a busy 2-core machine).
+ * the first request waiting behind the load's. On a busy 2-core machine the transcription
+ * service, loading two Whisper models under the others' load, took 80 s for the first one.
  */
-const RECOVERY_LIMIT_MS = 120_000;
+const RECOVERY_LIMIT_MS = 240_000;
 /** The stack's upstream deadline (see beforeAll); clients wait a little longer. */
 const REQUEST_TIMEOUT_MS = 180_000;
 
@@ -292,7 +293,7 @@ describe('faults: each service killed (SIGKILL) under load', () => {
         own.filter((o) => o.kind === 'ok' && o.at > killedAt + recoveryMs).length,
       ).toBeGreaterThan(0);
     },
-    300_000,
+    360_000,
   );
 });
 
@@ -343,7 +344,7 @@ describe('the gateway killed (SIGKILL) under load', () => {
     expect(completed.length).toBeGreaterThan(0);
     expect(completed.filter((id) => !loggedOnce.has(id))).toEqual([]);
     expect(logged.length).toBe(loggedOnce.size);
-  }, 300_000);
+  }, 360_000);
 });
 
 describe('keys never in logs, metrics, traces or error bodies', () => {
