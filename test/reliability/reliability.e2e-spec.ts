@@ -262,14 +262,13 @@ describe('faults: each service killed (SIGKILL) under load', () => {
     '%s: 503 + Retry-After meanwhile, restarted, recovers; the others unaffected',
     async (capability) => {
       const load = new Load(client).start(FAULT_MIX, 180_000);
-      let killedAt = 0;
       let recoveryMs!: number;
       let restartMs!: number;
       // Stopped however the test ends: a load left running would fall on the next test.
       try {
         await new Promise((resolve) => setTimeout(resolve, 2000));
         const { pid } = stack.processes().get(capability)!;
-        killedAt = Date.now();
+        const killedAt = Date.now();
         process.kill(pid, 'SIGKILL');
         [recoveryMs, restartMs] = await Promise.all([
           firstSuccess(capability, killedAt),
