@@ -16,6 +16,7 @@ export default tseslint.config(
       'jest.config.js',
       'test/extended/jest.config.js',
       'test/tracing/jest.config.js',
+      'test/reliability/jest.config.js',
     ],
   },
   eslint.configs.recommended,

@@ -16,7 +16,7 @@ module.exports = {
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
   // test/k8s, test/cluster and test/tracing need Go-built tools: npm run test:chart, test:cluster,
-  // test:tracing.
+  // test:tracing. test/reliability runs minutes of load and faults: npm run test:reliability.
   testPathIgnorePatterns: [
     '/node_modules/',
     '/dist/',
@@ -24,6 +24,7 @@ module.exports = {
     '/test/k8s/',
     '/test/cluster/',
     '/test/tracing/',
+    '/test/reliability/',
   ],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),

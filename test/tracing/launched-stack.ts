@@ -5,6 +5,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { repoRoot } from '@tessera/testing';
 import { freePort } from '../../tools/stack/ports';
 
+/** One process the launcher runs, as its latest "ready" line names it. */
+export interface StackProcess {
+  name: string;
+  pid: number;
+  /** Its /readyz and /metrics origin, `http://127.0.0.1:<port>`. */
+  httpOrigin: string;
+}
+
 export class LaunchedStack {
   private output = '';
 
@@ -64,6 +72,21 @@ export class LaunchedStack {
         // already gone
       }
     }
+  }
+
+  /** Everything the launcher and its processes wrote to stdout and stderr so far. */
+  get log(): string {
+    return this.output;
+  }
+
+  /** Every process by name, as last (re)started: a restart prints `ready again` with its new pid. */
+  processes(): Map<string, StackProcess> {
+    const found = new Map<string, StackProcess>();
+    const ready = /tessera: (\w+) ready(?: again)? \(pid (\d+)\): .*?HTTP ([\d.]+:\d+)/g;
+    for (const [, name, pid, address] of this.output.matchAll(ready)) {
+      found.set(name, { name, pid: Number(pid), httpOrigin: `http://${address}` });
+    }
+    return found;
   }
 
   /** The pids the launcher printed ("tessera: <name> ready (pid N): …"). */
