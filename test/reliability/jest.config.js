@@ -1,7 +1,7 @@
 // The reliability suite: the launched fixture stack (separate processes, as `npm run
 // start:fixtures` runs it) under schema fuzzing, load, faults and an auth matrix; see
 // docs/reliability.md. `npm run test:reliability` installs schemathesis when missing, builds,
-// then runs this. One spec file, one stack: starting the stack is most of a minute.
+// then runs this. Each spec file starts its own launched stack: one file at a time.
 const base = require('../../jest.config.js');
 
 /** @type {import('jest').Config} */
@@ -11,4 +11,5 @@ module.exports = {
   testMatch: ['<rootDir>/test/reliability/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 300000,
+  maxWorkers: 1,
 };

@@ -9,10 +9,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { repoRoot } from '@tessera/testing';
 import type { Capability } from '@tessera/contracts';
 import { createParser } from 'eventsource-parser';
-import { freePort } from '../tools/stack/ports';
-import { capabilityRequests, type Answer } from '../bench/lib/capability.requests';
-import { expectOpenAIError } from './support/openai-error.expect';
-import { testAudio } from './support/transcription-stack';
+import { freePort } from '../../tools/stack/ports';
+import { capabilityRequests, type Answer } from '../../bench/lib/capability.requests';
+import { expectOpenAIError } from '../support/openai-error.expect';
+import { testAudio } from '../support/transcription-stack';
 
 const KEY = 'tsk-faults-test';
 const CAPABILITIES: Capability[] = ['embeddings', 'chat', 'moderation', 'speech', 'transcription'];
