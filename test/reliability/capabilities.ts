@@ -2,15 +2,9 @@
 // client saw: the HTTP status, or for a stream whether it was well-formed and finished. The load,
 // the faults and the usage-log check all send through here.
 import { randomUUID } from 'node:crypto';
+import { CAPABILITIES, type Capability } from '@tessera/contracts';
 
-export const CAPABILITIES = [
-  'chat',
-  'embeddings',
-  'moderation',
-  'speech',
-  'transcription',
-] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+export { CAPABILITIES, type Capability };
 
 /**
  * `ok`: a 200 with a complete, well-formed answer. `stream_error`: a 200 stream that ended with
