@@ -1,6 +1,7 @@
 // Bounded work per request: an input that cannot fit is refused before it costs much, work whose
 // caller is gone is not done, and a full queue answers 429 at once instead of queueing.
 import * as grpc from '@grpc/grpc-js';
+import { DEFAULT_EDGE_LIMITS } from '@tessera/config';
 import { CLIENT_CHANNEL_OPTIONS, loadService, type EmbedRequest } from '@tessera/contracts';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
@@ -18,7 +19,11 @@ async function inputsRun(registry: Registry): Promise<number> {
 }
 
 describe('an input that cannot fit the model', () => {
-  const stack = useStack();
+  // The service's own bound is under test: the gateway lets a body as large as chat's through
+  // (its 2 MiB limit for embeddings would answer 413 first).
+  const stack = useStack({
+    edge: { ...DEFAULT_EDGE_LIMITS, jsonBodyLimitBytes: 16 * 1024 * 1024 },
+  });
 
   it('answers a 15 MB input with a 400 at once, without delaying other requests', async () => {
     const { gateway } = stack();

@@ -107,10 +107,10 @@ export async function post(
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** Starts the stack before the file's tests and stops it after; call at the top of a spec file. */
-export function useStack(): () => Stack {
+export function useStack(overrides: Partial<GatewayConfig> = {}): () => Stack {
   let stack: Stack | undefined;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack(overrides);
   });
   afterAll(async () => {
     await stack?.close();

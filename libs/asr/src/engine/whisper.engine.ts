@@ -8,6 +8,7 @@ import type { Tensor } from 'onnxruntime-node';
 import { alignWindowWords, type CrossAttentionWeights } from '../alignment';
 import { loadWhisper } from './whisper.load';
 import type { WhisperEngineTypes } from './whisper.protocol';
+import { tokenText } from './whisper.text';
 import { transcribeAudio, type WindowBackend } from './whisper.transcribe';
 import { argmax, decodeWindow } from './whisper.window';
 
@@ -46,7 +47,7 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
           return languageOf.get(argmax(masked))!;
         },
         decode: (hidden, ask) => decodeWindow(decoder, vocab, hidden, ask),
-        decodeText: (tokens) => tokenizer.decode([...tokens], { skip_special_tokens: false }),
+        decodeText: (tokens) => tokenText(tokenizer, tokens),
         encodeText: (text) => tokenizer.encode(text, { add_special_tokens: false }),
         align: (window) =>
           alignWindowWords({
@@ -57,7 +58,7 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
             numFrames: window.validFrames,
             timeOffset: window.offset,
             eot: vocab.eot,
-            decode: (ids) => tokenizer.decode(ids, { skip_special_tokens: false }),
+            decode: (ids) => tokenText(tokenizer, ids),
             language: window.language,
           }),
       };
