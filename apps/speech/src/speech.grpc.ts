@@ -2,6 +2,7 @@
 // stream), and its models' load (with warm-up), list (with their voices) and close. The host
 // adds ListModels, health and the drain.
 import { Inject, Injectable } from '@nestjs/common';
+import { spawnHelper } from '@tessera/audio';
 import { GrpcHandlerWrapper, type SpeechHandlers } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
 import type { CapabilityService, ServedModel } from '@tessera/service';
@@ -26,6 +27,9 @@ export class SpeechGrpcService implements CapabilityService {
   }
 
   load(): Promise<void> {
+    // The encoder's ffmpeg children are started by the spawn helper: fork it now, while this
+    // process is small and no request waits (spawn.helper.ts).
+    spawnHelper().start();
     return this.speechModels.load();
   }
 
@@ -36,5 +40,6 @@ export class SpeechGrpcService implements CapabilityService {
   async close(): Promise<void> {
     await this.speechModels.close();
     await this.frontEnd.close();
+    spawnHelper().close();
   }
 }

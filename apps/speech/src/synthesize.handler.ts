@@ -40,20 +40,25 @@ export class SynthesizeHandler {
     const { voice: mapped, format, speed } = checkSynthesis(model, request);
     const { voice, speakerId } = mapped;
 
-    const { runs, missing } = await textRuns(request.input, voice.config, {
+    // Phonemised while the encoder (an ffmpeg started through the spawn helper) starts up: the
+    // first voice run is fed to it as soon as both are ready.
+    const phonemised = textRuns(request.input, voice.config, {
       phonemizer: this.frontEnd.phonemizer,
       normalize: this.frontEnd.normalize,
       maxPhonemesPerRun: model.maxPhonemesPerRun,
     });
-    ctx.signal.throwIfAborted();
-    if (missing.length > 0) {
-      this.logger.warn(`${model.spec.id}: phonemes the voice lacks, skipped: ${missing.join(' ')}`);
-    }
+    phonemised.catch(() => undefined); // awaited below; a failure is thrown there
 
     let ids = 0;
     let samples = 0;
     const models = this.models;
+    const logger = this.logger;
     const pcm = (async function* () {
+      const { runs, missing } = await phonemised;
+      ctx.signal.throwIfAborted();
+      if (missing.length > 0) {
+        logger.warn(`${model.spec.id}: phonemes the voice lacks, skipped: ${missing.join(' ')}`);
+      }
       // The model run: every voice run synthesised, as the encoder takes them.
       const span = startModelRunSpan(ctx.span, 'speech', model.spec.id);
       let failure: unknown;

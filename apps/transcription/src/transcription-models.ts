@@ -48,6 +48,9 @@ export class TranscriptionModels {
 
   /** Loads every model into its worker pool (resolved locally, never downloaded) and warms it. */
   load(): Promise<void> {
+    // The decoder's ffmpeg children are started by the spawn helper: fork it now, while this
+    // process is small and no request waits (spawn.helper.ts).
+    spawnHelper().start();
     return this.served.load(
       this.config.modelsFile,
       TranscriptionModelOptionsSchema,
@@ -97,7 +100,7 @@ export class TranscriptionModels {
 
   async close(): Promise<void> {
     for (const model of this.served.all()) await model.whisper.close();
-    // The ffmpeg spawn helper (started by the first upload) exits with its children.
+    // The ffmpeg spawn helper (started at load) exits with its children.
     spawnHelper().close();
   }
 }

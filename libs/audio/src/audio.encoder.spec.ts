@@ -119,7 +119,7 @@ describe('FfmpegAudioEncoder', () => {
 
   it('abort() kills ffmpeg; the reader and a pending write are told so', async () => {
     const aborting = encoder('mp3');
-    const pid = aborting.pid as number;
+    const pid = (await aborting.pid) as number;
     const reading = collect(aborting);
     await aborting.write(tone(0.5));
     aborting.abort();
@@ -135,7 +135,7 @@ describe('FfmpegAudioEncoder', () => {
     await unread.write(tone(0.5));
     controller.abort();
     await unread.whenExited();
-    expect(isRunning(unread.pid as number)).toBe(false);
+    expect(isRunning((await unread.pid) as number)).toBe(false);
   });
 
   it('a reader that stops early kills ffmpeg and returns the input', async () => {

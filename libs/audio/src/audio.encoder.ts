@@ -1,17 +1,24 @@
 // The streaming encoder: 16-bit PCM written in chunks (one per sentence) goes into an ffmpeg
 // child process, and the encoded bytes of the requested format come back as ffmpeg produces
-// them, so a response can start with the first sentence. Encoding never runs on the event loop;
-// the child lives exactly as long as its request: it exits after end(), or is killed on abort(),
-// on the AbortSignal, or when the reader stops early.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// them, so a response can start with the first sentence. Encoding never runs on the event loop,
+// and neither does starting it: ffmpeg is started by the spawn helper (spawn.helper.ts; a fork of
+// a service holding voice models held its event loop 15–20 ms per request, docs/speech.md), and
+// reads its input from and writes its output to two Unix sockets this process listens on, in a
+// private directory (mode 0700: nobody else can connect). The child lives exactly as long as its
+// request: it exits after end(), or is killed on abort(), on the AbortSignal, or when the reader
+// stops early.
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import { audioEncoderArgs } from './audio-encoder.args';
 import { AUDIO_CONTENT_TYPES, type AudioFormat } from './audio-format';
 import { AudioEncoderAbortedError, FfmpegProcessError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';
 import { int16ToLittleEndianBytes } from './pcm.convert';
-
-/** ffmpeg's stderr kept for an error message: its last lines are the explanation. */
-const STDERR_TAIL_CHARS = 4096;
+import { spawnHelper, type HelperChild, type HelperExit } from './spawn.helper';
 
 export interface AudioEncoderOptions {
   format: AudioFormat;
@@ -24,13 +31,48 @@ export interface AudioEncoderOptions {
 /** PCM: samples, or their bytes already in little-endian order. */
 export type PcmChunk = Int16Array | Uint8Array;
 
+let socketDir: string | undefined;
+let socketCount = 0;
+
+/** Two fresh socket paths in this process's private directory (made once, removed at exit). */
+function socketPaths(): { input: string; output: string } {
+  if (socketDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-encoder-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    socketDir = dir;
+  }
+  socketCount += 1;
+  return {
+    input: join(socketDir, `${socketCount}.in.sock`),
+    output: join(socketDir, `${socketCount}.out.sock`),
+  };
+}
+
+/** A server for one connection (ffmpeg's): the first is handed on, the server then closed. */
+function acceptOne(path: string, onSocket: (socket: net.Socket) => void): net.Server {
+  const server = net.createServer((socket) => {
+    server.close();
+    socket.on('error', () => undefined); // a killed ffmpeg resets it; its exit says why
+    onSocket(socket);
+  });
+  server.on('error', () => undefined); // listening failed: ffmpeg cannot connect, its exit says so
+  server.listen(path);
+  return server;
+}
+
 export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
   readonly contentType: string;
-  private readonly child: ChildProcessWithoutNullStreams;
-  /** Resolves (never rejects) once the child has exited and its pipes have closed. */
+  private readonly child: HelperChild;
+  /** The PCM written, piped into ffmpeg's input socket once it connects. */
+  private readonly input = new PassThrough();
+  private readonly servers: net.Server[];
+  /** ffmpeg's output socket; undefined when ffmpeg exited without opening it. */
+  private readonly outputSocket: Promise<net.Socket | undefined>;
+  private connectedOutput?: net.Socket;
+  private connectedInput?: net.Socket;
+  /** Resolves (never rejects) once the child has exited. */
   private readonly settled: Promise<void>;
-  private spawnError?: Error;
-  private stderrTail = '';
+  private exit?: HelperExit;
   private aborted = false;
   private ended = false;
   private iterated = false;
@@ -41,24 +83,39 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
     private readonly options: AudioEncoderOptions,
   ) {
     this.contentType = AUDIO_CONTENT_TYPES[options.format];
-    this.child = spawn(ffmpegPath, audioEncoderArgs(options.format, options.inputSampleRate), {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
+    const paths = socketPaths();
+    let outputArrived: (socket: net.Socket | undefined) => void = () => undefined;
+    this.outputSocket = new Promise((resolve) => (outputArrived = resolve));
+    this.servers = [
+      acceptOne(paths.input, (socket) => {
+        if (this.aborted) return void socket.destroy();
+        this.connectedInput = socket;
+        this.input.pipe(socket);
+      }),
+      acceptOne(paths.output, (socket) => {
+        if (this.aborted) socket.destroy();
+        this.connectedOutput = socket;
+        outputArrived(socket);
+      }),
+    ];
+    // A write after ffmpeg is gone fails; the exit status says why, through the output.
+    this.input.on('error', () => undefined);
+    const args = audioEncoderArgs(options.format, options.inputSampleRate, {
+      input: `unix:${paths.input}`,
+      output: `unix:${paths.output}`,
     });
-    // A write after ffmpeg is gone fails with EPIPE; the exit status says why, through the output.
-    this.child.stdin.on('error', () => undefined);
-    this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (text: string) => {
-      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    this.child = spawnHelper().spawn(ffmpegPath, args);
+    this.settled = this.child.exited.then(async (exit) => {
+      this.exit = exit;
+      options.signal?.removeEventListener('abort', this.onAbortSignal);
+      // A run that succeeded opened its output, but the connection can be accepted after the
+      // exit is reported (a short run: both arrive in one turn of the loop); wait for it.
+      const succeeded = exit.code === 0 && exit.error === undefined && !this.aborted;
+      if (succeeded && !this.connectedOutput)
+        await Promise.race([this.outputSocket, delay(1000, undefined, { ref: false })]);
+      for (const server of this.servers) server.close();
+      outputArrived(this.connectedOutput);
     });
-    this.settled = new Promise((resolve) => {
-      this.child.once('error', (error) => {
-        this.spawnError ??= error;
-        resolve();
-      });
-      this.child.once('close', () => resolve());
-    });
-    void this.settled.then(() => options.signal?.removeEventListener('abort', this.onAbortSignal));
     if (options.signal?.aborted) this.abort();
     else options.signal?.addEventListener('abort', this.onAbortSignal, { once: true });
   }
@@ -75,18 +132,18 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
       pcm.BYTES_PER_ELEMENT === 2 // an Int16Array (checked so, whatever realm made it)
         ? int16ToLittleEndianBytes(pcm as Int16Array)
         : Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
-    if (bytes.length === 0 || this.child.stdin.write(bytes)) return;
-    const stdin = this.child.stdin;
+    if (bytes.length === 0 || this.input.write(bytes)) return;
+    const input = this.input;
     let release = (): void => undefined;
     await Promise.race([
       new Promise<void>((resolve) => {
         release = () => {
-          stdin.off('drain', release);
-          stdin.off('close', release);
+          input.off('drain', release);
+          input.off('close', release);
           resolve();
         };
-        stdin.on('drain', release);
-        stdin.on('close', release);
+        input.on('drain', release);
+        input.on('close', release);
       }),
       this.settled,
     ]);
@@ -98,7 +155,7 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.child.stdin.end();
+    this.input.end();
   }
 
   /**
@@ -106,19 +163,19 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
    * with AudioEncoderAbortedError. Does nothing once ffmpeg has exited by itself.
    */
   abort(): void {
-    const exited =
-      this.child.exitCode !== null || this.child.signalCode !== null || this.spawnError;
-    if (!exited && !this.aborted) {
+    if (!this.exit && !this.aborted) {
       this.aborted = true;
-      this.child.kill('SIGKILL');
+      this.child.kill();
     }
-    // Unread output would otherwise hold the pipes (and 'close') open.
-    this.child.stdin.destroy();
-    this.child.stdout.destroy();
+    // Unread output would otherwise hold the sockets open.
+    this.input.destroy();
+    this.connectedInput?.destroy();
+    this.connectedOutput?.destroy();
+    for (const server of this.servers) server.close();
   }
 
-  /** The process id, while it runs (for tests and logs). */
-  get pid(): number | undefined {
+  /** The process id once started (for tests and logs); undefined if it could not start. */
+  get pid(): Promise<number | undefined> {
     return this.child.pid;
   }
 
@@ -136,12 +193,14 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
   private async *output(): AsyncGenerator<Buffer> {
     let complete = false;
     try {
-      try {
-        for await (const chunk of this.child.stdout) yield chunk as Buffer;
-      } catch (error) {
-        // A destroyed stdout (abort) ends the iteration with a premature-close error.
-        if (this.aborted) throw new AudioEncoderAbortedError('the audio encoder was aborted');
-        throw error;
+      const socket = await this.outputSocket;
+      if (socket && !this.aborted) {
+        try {
+          for await (const chunk of socket) yield chunk as Buffer;
+        } catch (error) {
+          // A destroyed socket (abort) ends the iteration with a premature-close error.
+          if (!this.aborted) throw error;
+        }
       }
       await this.settled;
       this.throwIfGone();
@@ -154,33 +213,25 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
 
   /** Throws why ffmpeg is gone or failing; returns while it runs or after it succeeded. */
   private throwIfGone(): void {
-    const { exitCode, signalCode } = this.child;
-    const stderr = this.stderrTail.trim();
-    if (this.spawnError) {
-      throw new FfmpegProcessError(
-        `could not start ffmpeg: ${this.spawnError.message}`,
-        null,
-        null,
-        stderr,
-      );
-    }
     if (this.aborted) throw new AudioEncoderAbortedError('the audio encoder was aborted');
-    if (signalCode !== null || (exitCode !== null && exitCode !== 0)) {
-      const how = signalCode !== null ? `was killed by ${signalCode}` : `exited with ${exitCode}`;
+    const exit = this.exit;
+    if (!exit) return;
+    const stderr = exit.stderr.trim();
+    if (exit.error !== undefined) {
+      throw new FfmpegProcessError(`could not start ffmpeg: ${exit.error}`, null, null, stderr);
+    }
+    if (exit.signal !== null || exit.code !== 0) {
+      const how =
+        exit.signal !== null ? `was killed by ${exit.signal}` : `exited with ${exit.code}`;
       throw new FfmpegProcessError(
         `ffmpeg (${this.options.format}) ${how}${stderr ? `: ${stderr}` : ''}`,
-        exitCode,
-        signalCode,
+        exit.code,
+        exit.signal,
         stderr,
       );
     }
-    if (exitCode === 0 && !this.ended) {
-      throw new FfmpegProcessError(
-        'ffmpeg exited before its input ended',
-        exitCode,
-        signalCode,
-        stderr,
-      );
+    if (!this.ended) {
+      throw new FfmpegProcessError('ffmpeg exited before its input ended', 0, null, stderr);
     }
   }
 }

@@ -15,13 +15,16 @@ const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
 const TAIL = 2048;
 const children = new Map();
+// With a callback, a message the closing channel cannot take is dropped, not an 'error' event.
+const tell = (message) => { if (process.connected) process.send(message, () => undefined); };
 process.on('message', (m) => {
   if (m.op === 'spawn') {
     let stderr = '';
     let reported = false;
-    const report = (message) => { if (!reported) { reported = true; children.delete(m.id); process.send?.(message); } };
+    const report = (message) => { if (!reported) { reported = true; children.delete(m.id); tell(message); } };
     const child = spawn(m.file, m.args, { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
     children.set(m.id, child);
+    tell({ op: 'spawned', id: m.id, pid: child.pid });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text) => { stderr = (stderr + text).slice(-TAIL); });
     child.once('error', (error) => report({ op: 'exit', id: m.id, code: null, signal: null, stderr, error: error.message }));
@@ -46,12 +49,12 @@ export interface HelperExit {
   readonly error?: string;
 }
 
-interface ExitMessage extends HelperExit {
-  op: 'exit';
-  id: number;
-}
+type HelperMessage =
+  (HelperExit & { op: 'exit'; id: number }) | { op: 'spawned'; id: number; pid?: number };
 
 export interface HelperChild {
+  /** Its process id once started; undefined when it could not start. Never rejects. */
+  readonly pid: Promise<number | undefined>;
   /** Resolves once the child has exited (or could not start); never rejects. */
   readonly exited: Promise<HelperExit>;
   /** SIGKILLs it (nothing once it has exited). */
@@ -63,17 +66,22 @@ export class SpawnHelper {
   private helper?: ChildProcess;
   private nextId = 1;
   private readonly pending = new Map<number, (exit: HelperExit) => void>();
+  private readonly starting = new Map<number, (pid: number | undefined) => void>();
 
   /** Starts `file args` in the helper; its stdin and stdout are /dev/null. */
   spawn(file: string, args: readonly string[]): HelperChild {
     const helper = this.running();
     const id = this.nextId++;
     const exited = new Promise<HelperExit>((resolve) => this.pending.set(id, resolve));
+    const pid = new Promise<number | undefined>((resolve) => this.starting.set(id, resolve));
+    // Gone before it was reported started (the helper died): it has no pid.
+    void exited.then(() => this.started(id, undefined));
     if (this.pending.size === 1) this.setRef(helper, true);
     helper.send({ op: 'spawn', id, file, args });
     let done = false;
     void exited.then(() => (done = true));
     return {
+      pid,
       exited,
       kill: () => {
         if (!done && this.helper === helper && helper.connected) helper.send({ op: 'kill', id });
@@ -103,7 +111,8 @@ export class SpawnHelper {
       windowsHide: true,
     });
     this.helper = helper;
-    helper.on('message', (message: ExitMessage) => {
+    helper.on('message', (message: HelperMessage) => {
+      if (message?.op === 'spawned') this.started(message.id, message.pid);
       if (message?.op !== 'exit') return;
       this.pending.get(message.id)?.(message);
       this.pending.delete(message.id);
@@ -121,6 +130,11 @@ export class SpawnHelper {
     helper.once('exit', (code, signal) => lost(`exited (${signal ?? code})`));
     this.setRef(helper, false);
     return helper;
+  }
+
+  private started(id: number, pid: number | undefined): void {
+    this.starting.get(id)?.(pid);
+    this.starting.delete(id);
   }
 
   /** Held (keeps the process alive) only while one of its children runs. */
