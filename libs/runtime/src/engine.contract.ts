@@ -21,8 +21,11 @@ export interface EngineTypes {
 
 /** Opens sessions with the model's session options (providers, threads, optimisation level). */
 export interface SessionFactory {
-  /** `file` absolute or relative to the model directory. */
-  create(file: string): Promise<InferenceSession>;
+  /**
+   * `model`: a file, absolute or relative to the model directory, or a serialized ONNX model
+   * built in the worker (e.g. a small pre-processing graph made from the model's config).
+   */
+  create(model: string | Uint8Array): Promise<InferenceSession>;
 }
 
 export interface EngineInit<T extends EngineTypes> {

@@ -15,8 +15,10 @@ export function sessionFactory(
   // What is left after a fallback: later sessions of the worker skip it without a new warning.
   let providers = [...settings.executionProviders];
   return {
-    async create(file: string): Promise<InferenceSession> {
-      const path = isAbsolute(file) ? file : join(modelDir, file);
+    async create(model: string | Uint8Array): Promise<InferenceSession> {
+      const path =
+        typeof model !== 'string' ? model : isAbsolute(model) ? model : join(modelDir, model);
+      const what = typeof path === 'string' ? path : `an in-memory model (${path.length} bytes)`;
       const options = (providers: readonly string[]): InferenceSession.SessionOptions => ({
         intraOpNumThreads: settings.intraOpNumThreads,
         interOpNumThreads: settings.interOpNumThreads,
@@ -36,7 +38,10 @@ export function sessionFactory(
       });
       for (;;) {
         try {
-          return await InferenceSession.create(path, options(providers));
+          // Two calls: the overloads of create() take a path or a buffer, not their union.
+          return typeof path === 'string'
+            ? await InferenceSession.create(path, options(providers))
+            : await InferenceSession.create(path, options(providers));
         } catch (error) {
           const failed = providers.find((provider) => provider !== 'cpu');
           if (failed === undefined) throw error;
@@ -44,7 +49,7 @@ export function sessionFactory(
           providers = providers.filter((provider) => provider !== failed);
           if (!providers.includes('cpu')) providers.push('cpu');
           warn(
-            `execution provider '${failed}' could not be used for ${path} (${reason}); ` +
+            `execution provider '${failed}' could not be used for ${what} (${reason}); ` +
               `falling back to ${providers.join(', ')}`,
           );
         }

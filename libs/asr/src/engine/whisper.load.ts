@@ -42,7 +42,7 @@ export async function loadWhisper<T extends EngineTypes>(
     json<Record<string, unknown>>('preprocessor_config.json'),
   ]);
   const vocab = whisperVocab(tokenizerJson.added_tokens, generation, config.vocab_size);
-  const features = await whisperFeatures(preprocessor, settings.padding);
+  const features = await whisperFeatures(preprocessor, init.sessions, settings.padding);
   const encoderSession = await init.sessions.create(join('onnx', 'encoder_model.onnx'));
   const decoderSession = await init.sessions.create(join('onnx', 'decoder_model_merged.onnx'));
   const decoderOutputs = [...decoderSession.outputNames];
