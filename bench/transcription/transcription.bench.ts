@@ -35,6 +35,8 @@ interface BenchModel {
   readonly dir: string;
   /** whisper-bench's model argument: the CTranslate2 weights faster-whisper runs. */
   readonly fasterWhisper: string;
+  /** The stack's model options for it (unset → the service's defaults). */
+  readonly options?: Record<string, unknown>;
 }
 
 const ALL_MODELS: readonly BenchModel[] = [
@@ -43,6 +45,10 @@ const ALL_MODELS: readonly BenchModel[] = [
     id: 'whisper-base-shaped',
     dir: join(MODELS, 'whisper-base-shaped'),
     fasterWhisper: join(MODELS, 'whisper-base-shaped', 'hf'),
+    // Random weights fail every window's quality checks: with the fallback the stack would decode
+    // each window up to six times where the pipeline and faster-whisper (one temperature) decode
+    // it once. Greedy against greedy, as for tiny.en, whose real windows rarely fall back.
+    options: { temperature_fallback: false },
   },
 ];
 
@@ -94,7 +100,12 @@ async function main(): Promise<void> {
   process.env.TESSERA_REQUEST_TIMEOUT_MS ??= '900000';
   const stack = await TesseraStack.start({
     launcher: join(REPO, 'dist', 'tools', 'stack', 'start.js'),
-    models: models.map((m) => ({ id: m.id, capability: 'transcription' as const, source: m.dir })),
+    models: models.map((m) => ({
+      id: m.id,
+      capability: 'transcription' as const,
+      source: m.dir,
+      options: m.options,
+    })),
     writtenBy: 'bench/transcription/transcription.bench.ts',
     apiKey: API_KEY,
   });

@@ -13,6 +13,14 @@ export const WhisperModelOptionsSchema = RuntimeOptionsSchema.extend({
   max_encoder_batch: z.number().int().min(1).max(64).default(4),
   /** Most sequences in one decoder step. */
   max_decoder_batch: z.number().int().min(1).max(64).default(8),
+  /**
+   * Whether a window that fails the quality checks (compression ratio, average log-probability)
+   * is decoded again at the next temperature, 0.2 higher, up to 1 (openai-whisper's fallback,
+   * OpenAI's documented behaviour). false decodes each window once, at the request's
+   * temperature, as faster-whisper with a single temperature does: bounded work per window, for
+   * models whose windows would otherwise fall back all the way (e.g. random weights).
+   */
+  temperature_fallback: z.boolean().default(true),
 });
 
 export type WhisperModelOptions = z.infer<typeof WhisperModelOptionsSchema>;

@@ -43,6 +43,7 @@ export class WhisperModel {
       engineOptions: {
         maxEncoderBatch: options.max_encoder_batch,
         maxDecoderBatch: options.max_decoder_batch,
+        temperatureFallback: options.temperature_fallback,
       },
       runtime: load.runtime,
       concurrency: options.concurrency,

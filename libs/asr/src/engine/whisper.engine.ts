@@ -65,7 +65,11 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
       const transcript = await transcribeAudio(
         backend,
         { ...request, samples: request.audio.length },
-        { signal: job.signal, onSegment: (segment) => job.emit({ segment }) },
+        {
+          signal: job.signal,
+          onSegment: (segment) => job.emit({ segment }),
+          fallback: init.options.temperatureFallback,
+        },
       );
       job.emit({ transcript });
       return null;

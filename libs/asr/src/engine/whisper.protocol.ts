@@ -14,6 +14,8 @@ export interface WhisperEngineOptions {
   readonly maxEncoderBatch: number;
   /** Sequences at the same step decoded in one run (per worker). */
   readonly maxDecoderBatch: number;
+  /** Decode a window again at higher temperatures when it fails the checks (the default). */
+  readonly temperatureFallback: boolean;
 }
 
 export interface WhisperEngineInfo extends WhisperModelInfo {

@@ -121,6 +121,14 @@ describe('transcribeAudio (openai-whisper transcribe())', () => {
     expect(out.segments[0]).toMatchObject({ text: ' t9', temperature: 0.4 });
   });
 
+  it('without fallback decodes each window once, at the job temperature, whatever its checks say', async () => {
+    const { api, calls } = backend(() => ({ tokens: [ts(0), ...new Array(60).fill(7), ts(5)] }));
+    const out = await transcribeAudio(api, job(5, { language: 'en' }), { fallback: false });
+    expect(calls.map((c) => c.ask.temperature)).toEqual([0]);
+    expect(out.segments).toHaveLength(1);
+    expect(out.segments[0]).toMatchObject({ temperature: 0 });
+  });
+
   it('skips a window that is probably silence and does not retry it', async () => {
     const { api, calls } = backend(() => ({
       tokens: [ts(0), 5, ts(1)],

@@ -76,13 +76,17 @@ export async function transcribeAudio(
     readonly signal?: AbortSignal;
     readonly random?: () => number;
     readonly onSegment?: (segment: TranscriptSegment) => void;
+    /** false: each window is decoded once, at the job's temperature (default true). */
+    readonly fallback?: boolean;
   } = {},
 ): Promise<TranscribeOutcome> {
   const { vocab } = backend;
   const random = options.random ?? Math.random;
   const contentFrames = Math.floor(job.samples / HOP_SAMPLES);
   const temperatures: number[] = [];
-  for (let t = job.temperature; t <= 1 + 1e-6; t += 0.2) temperatures.push(Math.round(t * 10) / 10);
+  if (options.fallback !== false)
+    for (let t = job.temperature; t <= 1 + 1e-6; t += 0.2)
+      temperatures.push(Math.round(t * 10) / 10);
   if (temperatures.length === 0) temperatures.push(job.temperature);
   const allTokens: number[] = job.prompt ? backend.encodeText(` ${job.prompt.trim()}`) : [];
   let promptResetSince = 0;
