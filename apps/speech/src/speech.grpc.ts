@@ -40,6 +40,6 @@ export class SpeechGrpcService implements CapabilityService {
   async close(): Promise<void> {
     await this.speechModels.close();
     await this.frontEnd.close();
-    spawnHelper().close();
+    await spawnHelper().close();
   }
 }

@@ -101,6 +101,6 @@ export class TranscriptionModels {
   async close(): Promise<void> {
     for (const model of this.served.all()) await model.whisper.close();
     // The ffmpeg spawn helper (started at load) exits with its children.
-    spawnHelper().close();
+    await spawnHelper().close();
   }
 }

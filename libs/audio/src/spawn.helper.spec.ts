@@ -28,7 +28,9 @@ describe('SpawnHelper', () => {
 
   it('a helper that was closed is started again; what it ran is reported gone', async () => {
     const running = helper.spawn(node, ['-e', 'setTimeout(() => {}, 60_000)']);
-    helper.close();
+    const pid = await running.pid;
+    await helper.close(); // resolves once the helper has exited: it killed its child first
+    expect(pid).toEqual(expect.any(Number));
     await expect(running.exited).resolves.toMatchObject({ error: expect.stringMatching(/helper/) });
     await expect(helper.spawn(node, ['-e', 'process.exit(0)']).exited).resolves.toMatchObject({
       code: 0,

@@ -40,6 +40,9 @@ process.on('disconnect', () => {
 });
 `;
 
+/** How long close() lets the helper exit by itself before killing it. */
+const CLOSE_GRACE_MS = 2000;
+
 export interface HelperExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -89,10 +92,21 @@ export class SpawnHelper {
     };
   }
 
-  /** Ends the helper (its children are killed); a later spawn() starts a new one. */
-  close(): void {
-    this.helper?.disconnect();
+  /**
+   * Ends the helper (its children are killed) and resolves once it has exited, so that a
+   * service that closes leaves no process behind; a later spawn() starts a new one.
+   */
+  async close(): Promise<void> {
+    const helper = this.helper;
     this.helper = undefined;
+    if (!helper || helper.exitCode !== null || helper.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => helper.once('exit', () => resolve()));
+    if (helper.connected) helper.disconnect();
+    else helper.kill('SIGKILL');
+    // It exits at once on the disconnect; one that does not is not waited for past this.
+    const timer = setTimeout(() => helper.kill('SIGKILL'), CLOSE_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
   }
 
   /**
