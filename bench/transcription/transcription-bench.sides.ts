@@ -13,6 +13,11 @@ import OpenAI, { toFile } from 'openai';
 export interface TranscribeTiming {
   readonly totalMs: number;
   readonly audioSeconds: number;
+  /**
+   * Characters of the transcript (stack and pipeline), how much each side decoded: on random
+   * weights the sides stop a window at different lengths, so their times are of different work.
+   */
+  readonly textChars?: number;
 }
 
 export type TranscribeAll = (wavFile: string, concurrency: number) => Promise<TranscribeTiming[]>;
@@ -35,7 +40,11 @@ export function stackSide(baseURL: string, apiKey: string, model: string): Trans
       file: await toFile(bytes, basename(file), { type: 'audio/wav' }),
     });
     if (typeof result.text !== 'string') throw new Error('no transcript');
-    return { totalMs: performance.now() - began, audioSeconds: seconds };
+    return {
+      totalMs: performance.now() - began,
+      audioSeconds: seconds,
+      textChars: result.text.length,
+    };
   };
   return (file, concurrency) => {
     const bytes = readFileSync(file);
@@ -58,8 +67,13 @@ export function pipelineSide(asr: AsrPipeline): TranscribeAll {
   const one = async (file: string): Promise<TranscribeTiming> => {
     const began = performance.now();
     const audio = readWav16k(file);
-    await asr(audio, { chunk_length_s: 30, return_timestamps: true });
-    return { totalMs: performance.now() - began, audioSeconds: audio.length / 16_000 };
+    const output = await asr(audio, { chunk_length_s: 30, return_timestamps: true });
+    const texts = Array.isArray(output) ? output : [output];
+    return {
+      totalMs: performance.now() - began,
+      audioSeconds: audio.length / 16_000,
+      textChars: texts.reduce((sum, { text }) => sum + text.length, 0),
+    };
   };
   return (file, concurrency) => Promise.all(Array.from({ length: concurrency }, () => one(file)));
 }

@@ -153,21 +153,17 @@ async function main(): Promise<void> {
   for (const model of models) {
     for (const concurrency of levels) {
       for (const seconds of lengths) {
-        const of = (side: SideName) =>
-          round(
-            median(
-              cells
-                .filter(
-                  (c) =>
-                    c.model === model.id &&
-                    c.seconds === seconds &&
-                    c.concurrency === concurrency &&
-                    c.side === side,
-                )
-                .map((c) => c.audioPerSecond),
-            ),
-            3,
+        const cellsOf = (side: SideName) =>
+          cells.filter(
+            (c) =>
+              c.model === model.id &&
+              c.seconds === seconds &&
+              c.concurrency === concurrency &&
+              c.side === side,
           );
+        const of = (side: SideName) => round(median(cellsOf(side).map((c) => c.audioPerSecond)), 3);
+        const charsOf = (side: SideName) =>
+          median(cellsOf(side).flatMap((c) => c.requests.map((r) => r.textChars ?? 0)));
         const [s, p, f] = [of('stack'), of('pipeline'), of('faster-whisper')];
         const overPipeline = round(s / p, 3);
         const overFasterWhisper = round(s / f, 3);
@@ -180,6 +176,7 @@ async function main(): Promise<void> {
           fasterWhisper: f,
           overPipeline,
           overFasterWhisper,
+          textChars: { stack: charsOf('stack'), pipeline: charsOf('pipeline') },
         });
         const want = concurrency === 1 ? 1 : 1.5;
         targets.push({
@@ -193,11 +190,11 @@ async function main(): Promise<void> {
   }
 
   const lines = [
-    '| model | clip s | c | stack audio s/s | pipeline audio s/s | faster-whisper audio s/s | stack/pipeline | stack/faster-whisper |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| model | clip s | c | stack audio s/s | pipeline audio s/s | faster-whisper audio s/s | stack/pipeline | stack/faster-whisper | text chars stack / pipeline |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (r) =>
-        `| ${r.model} | ${r.seconds} | ${r.concurrency} | ${r.stack} | ${r.pipeline} | ${r.fasterWhisper} | ${r.overPipeline} | ${r.overFasterWhisper} |`,
+        `| ${r.model} | ${r.seconds} | ${r.concurrency} | ${r.stack} | ${r.pipeline} | ${r.fasterWhisper} | ${r.overPipeline} | ${r.overFasterWhisper} | ${r.textChars.stack} / ${r.textChars.pipeline} |`,
     ),
   ];
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
