@@ -14,6 +14,7 @@ import { TRANSCRIPTION_INPUT_FORMATS } from './audio-format';
 import { AudioDecodeError, FfmpegProcessError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';
 import { spawnHelper, type HelperChild, type HelperExit } from './spawn.helper';
+import { acceptOne } from './unix-socket.accept';
 import { spoolUpload } from './upload.spool';
 
 /** Two minutes: a 25 MB upload of any supported format decodes in a fraction of that. */
@@ -128,10 +129,8 @@ function runDecoder(
     /** Why we stopped it: the first limit crossed (or the abort), reported instead of its exit. */
     let stopped: { error: unknown } | undefined;
 
-    const server = net.createServer((socket) => {
-      if (output) return void socket.destroy(); // only ffmpeg's own, first connection
+    const server = acceptOne(socketPath, (socket) => {
       output = socket;
-      server.close();
       socket.on('data', (chunk: Buffer) => {
         if (stopped) return;
         bytes += chunk.length;
@@ -146,7 +145,6 @@ function runDecoder(
         }
         chunks.push(chunk);
       });
-      socket.on('error', () => undefined); // a killed ffmpeg resets it; its exit says why
       socket.once('close', () => {
         outputClosed = true;
         settle();
@@ -210,7 +208,7 @@ function runDecoder(
     }
 
     server.once('error', (error) => stop(error));
-    server.listen(socketPath, () => {
+    server.once('listening', () => {
       if (stopped) return settle();
       const args = audioDecoderArgs(inputPath, sampleRate, `unix:${socketPath}`);
       child = spawnHelper().spawn(ffmpegPath, args);

@@ -19,6 +19,7 @@ import { AudioEncoderAbortedError, FfmpegProcessError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';
 import { int16ToLittleEndianBytes } from './pcm.convert';
 import { spawnHelper, type HelperChild, type HelperExit } from './spawn.helper';
+import { acceptOne } from './unix-socket.accept';
 
 export interface AudioEncoderOptions {
   format: AudioFormat;
@@ -46,18 +47,6 @@ function socketPaths(): { input: string; output: string } {
     input: join(socketDir, `${socketCount}.in.sock`),
     output: join(socketDir, `${socketCount}.out.sock`),
   };
-}
-
-/** A server for one connection (ffmpeg's): the first is handed on, the server then closed. */
-function acceptOne(path: string, onSocket: (socket: net.Socket) => void): net.Server {
-  const server = net.createServer((socket) => {
-    server.close();
-    socket.on('error', () => undefined); // a killed ffmpeg resets it; its exit says why
-    onSocket(socket);
-  });
-  server.on('error', () => undefined); // listening failed: ffmpeg cannot connect, its exit says so
-  server.listen(path);
-  return server;
 }
 
 export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
