@@ -16,9 +16,10 @@ export function sessionFactory(
   let providers = [...settings.executionProviders];
   return {
     async create(model: string | Uint8Array): Promise<InferenceSession> {
-      const path =
+      const source =
         typeof model !== 'string' ? model : isAbsolute(model) ? model : join(modelDir, model);
-      const what = typeof path === 'string' ? path : `an in-memory model (${path.length} bytes)`;
+      const what =
+        typeof source === 'string' ? source : `an in-memory model (${source.length} bytes)`;
       const options = (providers: readonly string[]): InferenceSession.SessionOptions => ({
         intraOpNumThreads: settings.intraOpNumThreads,
         interOpNumThreads: settings.interOpNumThreads,
@@ -39,9 +40,9 @@ export function sessionFactory(
       for (;;) {
         try {
           // Two calls: the overloads of create() take a path or a buffer, not their union.
-          return typeof path === 'string'
-            ? await InferenceSession.create(path, options(providers))
-            : await InferenceSession.create(path, options(providers));
+          return typeof source === 'string'
+            ? await InferenceSession.create(source, options(providers))
+            : await InferenceSession.create(source, options(providers));
         } catch (error) {
           const failed = providers.find((provider) => provider !== 'cpu');
           if (failed === undefined) throw error;
