@@ -23,6 +23,7 @@ import { RateLimiter } from './limits/rate-limiter';
 import { UsageLedger } from './usage/usage.ledger';
 import { registerUsageHooks } from './usage/usage.hooks';
 import { UsageEvents } from './usage/usage.record';
+import { registerRequestScopeHook } from './upstream/request-scope.hook';
 
 /**
  * Closing waits for the requests in flight (new ones get 503 meanwhile); past `drainMs` their
@@ -81,6 +82,8 @@ export async function createGatewayApp(
   registerUsageHooks(fastify, new UsageLedger(config.usageLogFile, registry, app.get(UsageEvents)));
   // After the gateway's hooks: a refused request is still counted, traced and authenticated.
   registerEdgeLimits(fastify, edge, config.bodyLimitBytes);
+  // Each handler runs in its request's context: span, request id, disconnect signal.
+  registerRequestScopeHook(fastify);
   if (config.drainTimeoutMs !== undefined) boundDrain(fastify, config.drainTimeoutMs);
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;

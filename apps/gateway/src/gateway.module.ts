@@ -1,7 +1,6 @@
 // The gateway: the shared core, the probes, /v1/models and one module per capability
 // (apps/gateway/src/<capability>/); a new capability is its folder and one import here.
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { GatewayConfig } from '@tessera/config';
 import { probesFor } from '@tessera/observability';
 import { ChatModule } from './chat/chat.module';
@@ -13,7 +12,6 @@ import { ModerationModule } from './moderation/moderation.module';
 import { SpeechModule } from './speech/speech.module';
 import { TranscriptionModule } from './transcription/transcription.module';
 import { GatewayReadiness } from './upstream/gateway.readiness';
-import { RequestScopeInterceptor } from './upstream/request-scope.interceptor';
 
 @Module({})
 export class GatewayModule {
@@ -32,12 +30,10 @@ export class GatewayModule {
         TranscriptionModule,
       ],
       controllers: probes.controllers,
-      // Each handler runs in its request's context: span, request id, disconnect signal.
       providers: [
         ...probes.providers,
         // Beside the metrics registry it counts into; the hooks take it from the app.
         RateLimiter,
-        { provide: APP_INTERCEPTOR, useClass: RequestScopeInterceptor },
       ],
     };
   }

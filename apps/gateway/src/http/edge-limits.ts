@@ -25,14 +25,17 @@ export function registerEdgeLimits(
       : Math.min(limits.jsonBodyLimitBytes, largeBodyLimitBytes);
   });
 
-  fastify.addHook('onRequest', async (request, reply) => {
+  // A callback hook (no promise per request); one that answers does not call `done`.
+  fastify.addHook('onRequest', (request, reply, done) => {
     // Node keeps at most maxHeadersCount fields (limit + 1, see gatewayServerOptions): one past
     // the limit is enough to know it was crossed.
     if (request.raw.rawHeaders.length / 2 > limits.maxHeaderCount) {
       void reply.header('connection', 'close');
-      return sendOpenAIError(reply, tooManyHeaders(limits.maxHeaderCount));
+      void sendOpenAIError(reply, tooManyHeaders(limits.maxHeaderCount));
+      return;
     }
     watchBodyPauses(request, reply, limits.idleTimeoutMs);
+    done();
   });
 }
 

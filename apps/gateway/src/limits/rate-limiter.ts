@@ -75,9 +75,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Admits an authenticated /v1 request or answers why not. Sets the rate-limit headers on the
-   * reply either way, so that they go out with the answer, a stream or an error.
+   * reply either way, so that they go out with the answer, a stream or an error. Null, with no
+   * promise, when no limit of the request's key applies to its route (most requests): nothing
+   * to wait for.
    */
-  async admit(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIError | null> {
+  admit(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIError | null> | null {
     const key = request.tesseraKey;
     if (!key) return null;
     if (key.limits.maxConcurrentStreams !== undefined) request.tesseraStreamSlots = this.streams;
@@ -90,10 +92,10 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       gates: dimension === 'requests' || dimension === usage,
     }));
     if (checks.length === 0) return null;
-    const admission = await this.take(key.id, checks);
-    void reply.headers(rateLimitHeaders(admission.levels));
-    if (admission.admitted) return null;
-    return this.refusal(key.id, admission);
+    return this.take(key.id, checks).then((admission) => {
+      void reply.headers(rateLimitHeaders(admission.levels));
+      return admission.admitted ? null : this.refusal(key.id, admission);
+    });
   }
 
   private refusal(keyId: string, admission: Admission): OpenAIError {

@@ -1,0 +1,19 @@
+// Runs every route handler inside its request's scope (request.scope.ts). Fastify calls the
+// handler synchronously from the last preHandler hook's `done`, so running `done` in the scope
+// runs the handler, and all the work it starts, in it. This must stay the last preHandler hook.
+// A Fastify hook rather than a Nest interceptor: an interceptor puts every request through
+// rxjs and two AsyncResource.bind wrappers, ~0.3 ms of the ~1.7 ms the gateway added at
+// moderation's c=1 (docs/benchmarks.md).
+import type { FastifyInstance } from 'fastify';
+import { clientGoneSignal } from '../http/client-gone.signal';
+import { runInRequestScope } from './request.scope';
+
+export function registerRequestScopeHook(fastify: FastifyInstance): void {
+  fastify.addHook('preHandler', (request, reply, done) => {
+    runInRequestScope(
+      { requestId: request.id, signal: clientGoneSignal(reply.raw) },
+      request.tesseraSpan,
+      done,
+    );
+  });
+}
