@@ -44,6 +44,7 @@ export class TranscribeHandler {
     const checked = checkTranscription(model, config);
     // Before the upload is decoded: a refused request costs neither ffmpeg nor memory.
     const leave = model.admission.enter();
+    const decoding = model.decoding.enter();
     try {
       const audio = await decodeAudio(audioChunks(upload), {
         sampleRate: WHISPER_SAMPLE_RATE,
@@ -61,6 +62,7 @@ export class TranscribeHandler {
         );
       }
       this.models.countAudio(model, audio.length / WHISPER_SAMPLE_RATE);
+      await decoding.arrive();
 
       const deltas = new SegmentQueue();
       const running = inModelRunSpan(ctx.span, 'transcription', model.spec.id, async (span) => {
@@ -84,6 +86,7 @@ export class TranscribeHandler {
       ctx.span.setAttribute(GEN_AI.outputTokens, result.outputTokens);
       yield { done: responseOf(result, checked.task) };
     } finally {
+      decoding.leave();
       leave();
     }
   }

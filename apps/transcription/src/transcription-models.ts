@@ -5,7 +5,7 @@ import { WHISPER_SAMPLE_RATE, WhisperModel } from '@tessera/asr';
 import { spawnHelper } from '@tessera/audio';
 import type { ServiceConfig } from '@tessera/config';
 import type { ModelSpec } from '@tessera/models';
-import { AdmissionGate } from '@tessera/runtime';
+import { AdmissionGate, Convoy } from '@tessera/runtime';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { Counter, type Registry } from 'prom-client';
@@ -22,6 +22,11 @@ export interface TranscriptionModel {
   readonly options: TranscriptionModelOptions;
   /** Bounds the transcriptions held at once, decoding included (see max_queued_requests). */
   readonly admission: AdmissionGate;
+  /**
+   * Uploads being decoded: one decoded waits (batch_gather_ms at most) for those still decoding,
+   * so that concurrent requests reach the worker together and their windows share encoder runs.
+   */
+  readonly decoding: Convoy;
 }
 
 @Injectable()
@@ -84,7 +89,8 @@ export class TranscriptionModels {
           running + options.max_queued_requests,
           'transcriptions',
         );
-        return { spec, created, whisper, options, admission };
+        const decoding = new Convoy(options.batch_gather_ms);
+        return { spec, created, whisper, options, admission, decoding };
       },
     );
   }

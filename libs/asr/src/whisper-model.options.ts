@@ -21,6 +21,13 @@ export const WhisperModelOptionsSchema = RuntimeOptionsSchema.extend({
    * models whose windows would otherwise fall back all the way (e.g. random weights).
    */
   temperature_fallback: z.boolean().default(true),
+  /**
+   * How long a request that is ready to encode (its upload decoded, or its window's features
+   * computed) waits for concurrent requests still getting there, so that their windows share an
+   * encoder run and their decoding then runs in step (decoder runs share only sequences at the
+   * same step). A request alone never waits; 0 never waits.
+   */
+  batch_gather_ms: z.number().int().min(0).max(1000).default(100),
 });
 
 export type WhisperModelOptions = z.infer<typeof WhisperModelOptionsSchema>;

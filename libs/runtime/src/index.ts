@@ -11,6 +11,7 @@ export {
   type WorkerEngine,
 } from './engine.contract';
 export { AdmissionGate } from './admission.gate';
+export { Convoy, type ConvoyTicket } from './convoy';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
 export { OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';

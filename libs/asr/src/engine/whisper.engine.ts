@@ -2,7 +2,7 @@
 // once (config, generation config, tokenizer, feature extractor, the encoder and the merged
 // decoder) and runs whole transcriptions; with the pool's concurrency > 1 several jobs share the
 // worker, their windows batched in the encoder and their same-step sequences in the decoder.
-import type { EngineFactory } from '@tessera/runtime';
+import { Convoy, type EngineFactory } from '@tessera/runtime';
 import { loadLocalTokenizer } from '@tessera/text';
 import type { Tensor } from 'onnxruntime-node';
 import { alignWindowWords, type CrossAttentionWeights } from '../alignment';
@@ -20,6 +20,9 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
   const tokenizer = await loadLocalTokenizer(init.modelDir);
   const hasCrossAttentions = decoder.graph.hasCrossAttentions;
   const languageOf = new Map([...vocab.languages].map(([code, id]) => [id, code]));
+  // Windows of concurrent jobs whose features are computed at about the same time go to the
+  // encoder together (one batch), and their decoding then runs in step.
+  const featuresStage = new Convoy(init.options.batchGatherMs);
 
   return {
     info: {
@@ -32,7 +35,12 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
       const backend: WindowBackend = {
         vocab,
         async encodeWindow(seek) {
-          const window = await features.window(request.audio, seek);
+          const stage = featuresStage.enter();
+          const window = await features.window(request.audio, seek).catch((error: unknown) => {
+            stage.leave();
+            throw error;
+          });
+          await stage.arrive();
           job.signal.throwIfAborted();
           return {
             encoder: await encoder.encode(window.features, job.signal),

@@ -16,6 +16,8 @@ export interface WhisperEngineOptions {
   readonly maxDecoderBatch: number;
   /** Decode a window again at higher temperatures when it fails the checks (the default). */
   readonly temperatureFallback: boolean;
+  /** Longest wait of a window whose features are ready for others still computing theirs. */
+  readonly batchGatherMs: number;
 }
 
 export interface WhisperEngineInfo extends WhisperModelInfo {
