@@ -5,6 +5,11 @@ import { z } from 'zod';
 
 export const WhisperModelOptionsSchema = RuntimeOptionsSchema.extend({
   /**
+   * ORT's threads stop spinning when a run returns (the shared option's default is ORT's: they
+   * go on): measured better here (docs/benchmarks.md).
+   */
+  intra_op_spinning_after_run: z.boolean().default(false),
+  /**
    * Transcriptions in flight per worker. Above 1 their windows share encoder runs and their
    * sequences at the same decoding step share decoder runs.
    */

@@ -7,6 +7,11 @@ import { z } from 'zod';
 const DEFAULT_MAX_N = 8;
 
 export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
+  /**
+   * ORT's threads stop spinning when a run returns (the shared option's default is ORT's: they
+   * go on): measured better here (docs/benchmarks.md).
+   */
+  intra_op_spinning_after_run: z.boolean().default(false),
   /** Positions served (prompt + output); default and upper bound: max_position_embeddings. */
   context_length: z.number().int().min(2).optional(),
   /** Sequences (choices) decoded together in one step, per worker. */

@@ -7,6 +7,11 @@ import { z } from 'zod';
 
 export const EncoderBatchingOptionsSchema = RuntimeOptionsSchema.extend({
   /**
+   * ORT's threads stop spinning when a run returns (the shared option's default is ORT's: they
+   * go on): measured better here (docs/benchmarks.md).
+   */
+  intra_op_spinning_after_run: z.boolean().default(false),
+  /**
    * Token budget of one batch (sum of the sequence lengths gathered; texts are estimated at
    * ~4 characters a token, since the worker tokenizes them in the batch job).
    */

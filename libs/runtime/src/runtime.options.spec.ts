@@ -13,6 +13,7 @@ describe('per-model runtime options', () => {
       inter_op_threads: 1,
       graph_optimization_level: 'all',
       intra_op_spinning: true,
+      intra_op_spinning_after_run: true,
       max_queued_items: 4096,
       max_batch_items: 8,
     });
@@ -28,6 +29,7 @@ describe('per-model runtime options', () => {
         inter_op_threads: 2,
         graph_optimization_level: 'basic',
         intra_op_spinning: false,
+        intra_op_spinning_after_run: false,
         free_dimension_overrides: { batch_size: 1 },
       },
       what,
@@ -38,6 +40,7 @@ describe('per-model runtime options', () => {
       interOpNumThreads: 2,
       graphOptimizationLevel: 'basic',
       intraOpSpinning: false,
+      intraOpSpinningAfterRun: false,
       freeDimensionOverrides: { batch_size: 1 },
     });
   });

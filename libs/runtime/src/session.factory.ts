@@ -26,15 +26,12 @@ export function sessionFactory(
         executionMode: settings.interOpNumThreads > 1 ? 'parallel' : 'sequential',
         graphOptimizationLevel: settings.graphOptimizationLevel,
         executionProviders: [...providers],
-        // ORT's session config keys; it reads the values as the strings "0" or "1". Spinning
-        // threads stop when Run() returns: left spinning between runs they hold the cores the
-        // result's next steps need (the thread that posts it, the service, the gateway), which
-        // cost ~1 ms of latency per request at moderation's c=1 on two cores.
-        extra: {
-          session: settings.intraOpSpinning
-            ? { force_spinning_stop: '1' }
-            : { intra_op: { allow_spinning: '0' } },
-        },
+        // ORT's session config keys; it reads the values as the strings "0" or "1".
+        ...(!settings.intraOpSpinning
+          ? { extra: { session: { intra_op: { allow_spinning: '0' } } } }
+          : !settings.intraOpSpinningAfterRun && {
+              extra: { session: { force_spinning_stop: '1' } },
+            }),
         // A provider that fails to load is reported once, by the warning below, not also by
         // ORT's own error log on stderr.
         ...(providers.some((provider) => provider !== 'cpu') && { logSeverityLevel: 4 as const }),
