@@ -1,14 +1,10 @@
 // The per-model `options` of a Whisper entry in the models file: the runtime's shared options
 // (workers, session settings, queue bound) and how the engine shares a worker between jobs.
-import { RuntimeOptionsSchema } from '@tessera/runtime';
+import { RuntimeOptionsSchema, SPINNING_STOPS_AFTER_RUN } from '@tessera/runtime';
 import { z } from 'zod';
 
 export const WhisperModelOptionsSchema = RuntimeOptionsSchema.extend({
-  /**
-   * ORT's threads stop spinning when a run returns (the shared option's default is ORT's: they
-   * go on): measured better here (docs/benchmarks.md).
-   */
-  intra_op_spinning_after_run: z.boolean().default(false),
+  ...SPINNING_STOPS_AFTER_RUN,
   /**
    * Transcriptions in flight per worker. Above 1 their windows share encoder runs and their
    * sequences at the same decoding step share decoder runs.

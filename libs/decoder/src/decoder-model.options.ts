@@ -1,17 +1,13 @@
 // The per-model `options` a chat entry of the models file may set: the runtime's shared options
 // (workers, session settings, queue bound) plus the scheduler's limits (see docs/chat.md).
-import { RuntimeOptionsSchema } from '@tessera/runtime';
+import { RuntimeOptionsSchema, SPINNING_STOPS_AFTER_RUN } from '@tessera/runtime';
 import { TOOL_CALL_FORMATS, type ToolCallFormatName } from '@tessera/text';
 import { z } from 'zod';
 
 const DEFAULT_MAX_N = 8;
 
 export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
-  /**
-   * ORT's threads stop spinning when a run returns (the shared option's default is ORT's: they
-   * go on): measured better here (docs/benchmarks.md).
-   */
-  intra_op_spinning_after_run: z.boolean().default(false),
+  ...SPINNING_STOPS_AFTER_RUN,
   /** Positions served (prompt + output); default and upper bound: max_position_embeddings. */
   context_length: z.number().int().min(2).optional(),
   /** Sequences (choices) decoded together in one step, per worker. */

@@ -1,16 +1,12 @@
 // What every encoder capability (embeddings, moderation) batches with: the per-model `options`
 // (the runtime's, plus the micro-batcher's), the token estimate the batcher costs a text by
 // before the worker has tokenized it, the batcher those options make, and its size histogram.
-import { MicroBatcher, RuntimeOptionsSchema } from '@tessera/runtime';
+import { MicroBatcher, RuntimeOptionsSchema, SPINNING_STOPS_AFTER_RUN } from '@tessera/runtime';
 import { Histogram, type Registry } from 'prom-client';
 import { z } from 'zod';
 
 export const EncoderBatchingOptionsSchema = RuntimeOptionsSchema.extend({
-  /**
-   * ORT's threads stop spinning when a run returns (the shared option's default is ORT's: they
-   * go on): measured better here (docs/benchmarks.md).
-   */
-  intra_op_spinning_after_run: z.boolean().default(false),
+  ...SPINNING_STOPS_AFTER_RUN,
   /**
    * Token budget of one batch (sum of the sequence lengths gathered; texts are estimated at
    * ~4 characters a token, since the worker tokenizes them in the batch job).

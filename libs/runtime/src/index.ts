@@ -15,7 +15,12 @@ export { Convoy, type ConvoyTicket } from './convoy';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
 export { OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';
-export { RuntimeOptionsSchema, parseModelOptions, type RuntimeOptions } from './runtime.options';
+export {
+  RuntimeOptionsSchema,
+  SPINNING_STOPS_AFTER_RUN,
+  parseModelOptions,
+  type RuntimeOptions,
+} from './runtime.options';
 export {
   QueueFullError,
   WorkCancelledError,

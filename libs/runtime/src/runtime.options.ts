@@ -48,6 +48,15 @@ export const RuntimeOptionsSchema = z.object({
 
 export type RuntimeOptions = z.infer<typeof RuntimeOptionsSchema>;
 
+/**
+ * For a capability's schema (`RuntimeOptionsSchema.extend({ ...SPINNING_STOPS_AFTER_RUN, … })`)
+ * whose runs are measured faster with ORT's threads asleep between runs: chat, embeddings,
+ * moderation, transcription (docs/benchmarks.md). Speech keeps ORT's default.
+ */
+export const SPINNING_STOPS_AFTER_RUN = {
+  intra_op_spinning_after_run: z.boolean().default(false),
+};
+
 /** What every worker's SessionFactory applies to the sessions it opens. */
 export interface SessionSettings {
   readonly executionProviders: readonly ('cpu' | 'cuda')[];

@@ -14,6 +14,7 @@ export function sessionFactory(
 ): SessionFactory {
   // What is left after a fallback: later sessions of the worker skip it without a new warning.
   let providers = [...settings.executionProviders];
+  const spinning = spinningConfig(settings);
   return {
     async create(model: string | Uint8Array): Promise<InferenceSession> {
       const source =
@@ -26,12 +27,7 @@ export function sessionFactory(
         executionMode: settings.interOpNumThreads > 1 ? 'parallel' : 'sequential',
         graphOptimizationLevel: settings.graphOptimizationLevel,
         executionProviders: [...providers],
-        // ORT's session config keys; it reads the values as the strings "0" or "1".
-        ...(!settings.intraOpSpinning
-          ? { extra: { session: { intra_op: { allow_spinning: '0' } } } }
-          : !settings.intraOpSpinningAfterRun && {
-              extra: { session: { force_spinning_stop: '1' } },
-            }),
+        ...(spinning && { extra: { session: spinning } }),
         // A provider that fails to load is reported once, by the warning below, not also by
         // ORT's own error log on stderr.
         ...(providers.some((provider) => provider !== 'cpu') && { logSeverityLevel: 4 as const }),
@@ -59,4 +55,11 @@ export function sessionFactory(
       }
     },
   };
+}
+
+/** ORT's session config entries for the spinning settings; it reads the values as "0" or "1". */
+function spinningConfig(settings: SessionSettings) {
+  if (!settings.intraOpSpinning) return { intra_op: { allow_spinning: '0' } };
+  if (!settings.intraOpSpinningAfterRun) return { force_spinning_stop: '1' };
+  return undefined;
 }
