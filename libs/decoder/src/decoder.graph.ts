@@ -1,8 +1,10 @@
 // What a decoder graph takes and gives, read from the session itself (names, element types,
 // dims), so Llama, Qwen2, SmolLM2, Phi-3 and Gemma exports in the Optimum / transformers.js
-// layout load without per-architecture code. GroupQueryAttention graphs (onnxruntime-genai
-// style: sequence lengths instead of position ids, caches meant to be shared in place) are
-// refused with a clear message: the scheduler's left-padded batches need plain attention.
+// layout load without per-architecture code, and so do GroupQueryAttention graphs as
+// onnxruntime-genai's model builder makes them (the same inputs and outputs; the op derives
+// each row's positions from the attention mask and appends to a cache shared in place, so
+// they run right-padded: `sharedCache`). GroupQueryAttention graphs that take the sequence
+// lengths as inputs instead are refused with a clear message.
 import { open } from 'node:fs/promises';
 import type { InferenceSession } from 'onnxruntime-node';
 
@@ -23,6 +25,11 @@ export interface DecoderGraph {
   /** Optimum's merged decoders choose between their with- and without-cache branch. */
   readonly useCacheBranch: boolean;
   readonly logitsType: KvType;
+  /**
+   * A GroupQueryAttention graph: its caches are right-padded and each `present.*` is fetched
+   * into the buffer fed as its past, which the graph appends to in place (`KvBatch`).
+   */
+  readonly sharedCache: boolean;
   /** Logits rows when the graph declares them as a number. */
   readonly vocabSize?: number;
 }
@@ -35,7 +42,7 @@ const KNOWN_INPUTS = new Set([
   'position_ids',
   'use_cache_branch',
 ]);
-/** Inputs only GroupQueryAttention exports have. */
+/** Inputs of GroupQueryAttention exports that take the sequence lengths themselves. */
 const GQA_INPUTS = ['seqlens_k', 'total_sequence_length'];
 const GQA_OP = Buffer.from('GroupQueryAttention');
 
@@ -51,16 +58,18 @@ function tensorMetadata(
 
 /**
  * Reads the layout from the session; `file` names the graph in errors. `declared` is what
- * config.json says (layers, KV heads, head size), checked against the graph's own dims.
+ * config.json says (layers, KV heads, head size), checked against the graph's own dims;
+ * `groupQueryAttention`: the file has GroupQueryAttention nodes (`usesGroupQueryAttention`).
  */
 export function describeDecoderGraph(
   session: InferenceSession,
   file: string,
   declared: { readonly layers: number; readonly kvHeads: number; readonly headSize: number },
+  groupQueryAttention = false,
 ): DecoderGraph {
   const inputs = session.inputNames;
   const gqa = GQA_INPUTS.filter((name) => inputs.includes(name));
-  if (gqa.length > 0) throw groupQueryAttentionError(file, `inputs ${gqa.join(', ')}`);
+  if (gqa.length > 0) throw groupQueryAttentionError(file, gqa.join(', '));
   const layerCount = inputs.filter((name) => PAST.test(name)).length / 2;
   const tokens = inputs.includes('input_ids') || inputs.includes('inputs_embeds');
   if (!tokens || !inputs.includes('attention_mask') || layerCount === 0) {
@@ -118,24 +127,25 @@ export function describeDecoderGraph(
     inputsEmbeds: !inputs.includes('input_ids'),
     useCacheBranch: inputs.includes('use_cache_branch'),
     logitsType: logitsType as KvType,
+    sharedCache: groupQueryAttention,
     vocabSize: typeof vocab === 'number' ? vocab : undefined,
   };
 }
 
 function groupQueryAttentionError(file: string, evidence: string): Error {
   return new Error(
-    `${file} uses GroupQueryAttention (${evidence}), which this engine does not run: its ` +
-      `caches are shared in place and it takes sequence lengths instead of position ids. ` +
-      `Export the model with Optimum (plain attention) instead.`,
+    `${file} uses GroupQueryAttention with ${evidence} as graph inputs, which this engine does ` +
+      `not fill. Export the model with onnxruntime-genai's model builder (which derives them ` +
+      `from attention_mask) or with Optimum (plain attention) instead.`,
   );
 }
 
 /**
- * Refuses a graph whose nodes include the GroupQueryAttention op. Op types are plain strings in
+ * Whether a graph's nodes include the GroupQueryAttention op. Op types are plain strings in
  * the protobuf, so the file is scanned for the name (weights stored in the file are scanned too:
  * a few hundred MB at disk speed, once per worker).
  */
-export async function assertNoGroupQueryAttention(path: string): Promise<void> {
+export async function usesGroupQueryAttention(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const chunk = Buffer.alloc(8 << 20);
@@ -144,11 +154,9 @@ export async function assertNoGroupQueryAttention(path: string): Promise<void> {
     let carried = 0;
     for (;;) {
       const { bytesRead } = await handle.read(chunk, carried, chunk.length - carried, position);
-      if (bytesRead === 0) return;
+      if (bytesRead === 0) return false;
       const filled = carried + bytesRead;
-      if (chunk.subarray(0, filled).includes(GQA_OP)) {
-        throw groupQueryAttentionError(path, 'a GroupQueryAttention node');
-      }
+      if (chunk.subarray(0, filled).includes(GQA_OP)) return true;
       position += bytesRead;
       carried = Math.min(overlap, filled);
       chunk.copy(chunk, 0, filled - carried, filled);

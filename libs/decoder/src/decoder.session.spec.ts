@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { InferenceSession } from 'onnxruntime-node';
 import { TINY_LLAMA, TINY_QWEN2 } from '../test/tiny-models';
-import { assertNoGroupQueryAttention } from './decoder.graph';
+import { describeDecoderGraph, usesGroupQueryAttention } from './decoder.graph';
 import { DecoderSession } from './decoder.session';
 import { KvBatch } from './kv.batch';
 
@@ -14,11 +15,16 @@ const PROMPTS = [
   [1, 4093, 198, 504, 3575, 282, 4649, 314, 2683, 359, 253, 5356, 30],
 ];
 
-describe('DecoderSession', () => {
+// The same weights as a plain-attention graph (Optimum; left-padded caches) and as a
+// GroupQueryAttention graph (onnxruntime-genai's builder; right-padded caches shared in place).
+describe.each([
+  ['onnx/model.onnx', false],
+  ['onnx/model_gqa.onnx', true],
+] as const)('DecoderSession on tiny-llama %s', (onnxFile, sharedCache) => {
   let session: DecoderSession;
 
   beforeAll(async () => {
-    session = await DecoderSession.load(TINY_LLAMA);
+    session = await DecoderSession.load(TINY_LLAMA, onnxFile);
   });
   afterAll(() => session.release());
 
@@ -28,10 +34,12 @@ describe('DecoderSession', () => {
       kvHeads: 2,
       headSize: 16,
       kvType: 'float32',
-      positionIds: true,
+      positionIds: !sharedCache,
       useCacheBranch: false,
+      sharedCache,
       vocabSize: 49152,
     });
+    expect(session.shape.padding).toBe(sharedCache ? 'right' : 'left');
     expect(session.graph.pastNames.slice(0, 2)).toEqual([
       'past_key_values.0.key',
       'past_key_values.0.value',
@@ -78,7 +86,7 @@ describe('DecoderSession', () => {
     }
   }
 
-  it('decodes a left-padded batch of different lengths as each sequence alone', async () => {
+  it('decodes a padded batch of different lengths as each sequence alone', async () => {
     const caches = [];
     for (const prompt of PROMPTS) caches.push(await prefilled(prompt));
     const rows = caches.map((cache) => ({ batch: cache, row: 0 }));
@@ -91,8 +99,8 @@ describe('DecoderSession', () => {
       batch,
       PROMPTS.map((prompt) => prompt.slice(0, -1)),
     );
-    // The pad positions of the shorter prompts were zeroed.
-    expect(batch.data[0][0]).toBe(0);
+    // Left-padded: the pad positions of the shorter prompts were zeroed.
+    if (!sharedCache) expect(batch.data[0][0]).toBe(0);
     await expectEachAsAlone(batch, 3);
   });
 
@@ -101,7 +109,7 @@ describe('DecoderSession', () => {
     const last = [prompt[prompt.length - 1]];
     const whole = (await session.decode(await prefilled(prompt), last)).slice();
     const cache = await prefilled(prompt, 5);
-    expect(cache.past).toBe(prompt.length - 1);
+    expect(cache.lengths).toEqual([prompt.length - 1]);
     const chunked = await session.decode(cache, last);
     for (let i = 0; i < whole.length; i += 997) expect(chunked[i]).toBeCloseTo(whole[i], 4);
   });
@@ -142,20 +150,33 @@ describe.each([
   });
 });
 
-describe('assertNoGroupQueryAttention', () => {
-  it('refuses a graph with a GroupQueryAttention node and passes a plain one', async () => {
+describe('GroupQueryAttention graphs', () => {
+  it('are told apart by their nodes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gqa-'));
     try {
       const file = join(dir, 'model.onnx');
       writeFileSync(file, Buffer.concat([Buffer.alloc(100), Buffer.from('GroupQueryAttention')]));
-      await expect(assertNoGroupQueryAttention(file)).rejects.toThrow(
-        /model\.onnx uses GroupQueryAttention/,
-      );
+      await expect(usesGroupQueryAttention(file)).resolves.toBe(true);
       await expect(
-        assertNoGroupQueryAttention(join(TINY_LLAMA, 'onnx', 'model.onnx')),
-      ).resolves.toBeUndefined();
+        usesGroupQueryAttention(join(TINY_LLAMA, 'onnx', 'model_gqa.onnx')),
+      ).resolves.toBe(true);
+      await expect(usesGroupQueryAttention(join(TINY_LLAMA, 'onnx', 'model.onnx'))).resolves.toBe(
+        false,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('are refused, naming the inputs, when they take the sequence lengths themselves', () => {
+    const session = {
+      inputNames: ['input_ids', 'seqlens_k', 'total_sequence_length'],
+      outputNames: ['logits'],
+    } as unknown as InferenceSession;
+    expect(() =>
+      describeDecoderGraph(session, 'model.onnx', { layers: 1, kvHeads: 1, headSize: 1 }, true),
+    ).toThrow(
+      /model\.onnx uses GroupQueryAttention with seqlens_k, total_sequence_length as graph inputs/,
+    );
   });
 });

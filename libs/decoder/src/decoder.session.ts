@@ -4,11 +4,7 @@
 import { join } from 'node:path';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { readDecoderConfig } from './decoder.config';
-import {
-  assertNoGroupQueryAttention,
-  describeDecoderGraph,
-  type DecoderGraph,
-} from './decoder.graph';
+import { describeDecoderGraph, usesGroupQueryAttention, type DecoderGraph } from './decoder.graph';
 import { float16ToFloat32 } from './float16.convert';
 import { KvBatch, type KvArray, type KvShape } from './kv.batch';
 import type { ImageSplice, VisionSessions } from './vision/vision.session';
@@ -51,13 +47,14 @@ export class DecoderSession {
       headSize: graph.headSize,
       kvType: graph.kvType,
       arrays: graph.pastNames.length,
+      padding: graph.sharedCache ? 'right' : 'left',
     };
     this.outputs = ['logits', ...graph.presentNames];
   }
 
   /**
    * Opens `onnxFile` of `modelDir` (default: onnx/model.onnx, else decoder_model_merged.onnx)
-   * with the given session options; refuses GroupQueryAttention graphs.
+   * with the given session options.
    */
   static async load(
     modelDir: string,
@@ -77,10 +74,11 @@ export class DecoderSession {
     create: (path: string) => Promise<InferenceSession>,
     vision?: VisionSessions,
   ): Promise<DecoderSession> {
-    await assertNoGroupQueryAttention(path);
+    const groupQueryAttention = await usesGroupQueryAttention(path);
     const session = await create(path);
     try {
-      return new DecoderSession(session, describeDecoderGraph(session, path, declared), vision);
+      const graph = describeDecoderGraph(session, path, declared, groupQueryAttention);
+      return new DecoderSession(session, graph, vision);
     } catch (error) {
       await session.release();
       throw error;
@@ -104,18 +102,20 @@ export class DecoderSession {
 
   /**
    * Prefills several whole prompts in one run (one reading of the weights), into an empty cache
-   * with a row each (`KvBatch.empty(shape, prompts.length)`). Shorter prompts are left-padded
-   * in the run; their pad positions become holes of the cache, like the padding of a batch.
+   * with a row each (`KvBatch.empty(shape, prompts.length)`). Shorter prompts are padded in the
+   * run on the side the cache is padded (left: their pad positions become holes of the cache,
+   * like the padding of a batch; right: they lie beyond the rows' lengths).
    */
   async prefillRows(cache: KvBatch, prompts: readonly (readonly number[])[]): Promise<void> {
     if (cache.past !== 0 || cache.rows !== prompts.length) {
       throw new Error(`prefillRows takes an empty cache of ${prompts.length} rows`);
     }
     const step = Math.max(1, ...prompts.map((ids) => ids.length));
-    const tokens = prompts.flatMap((ids) => [
-      ...new Array<number>(step - ids.length).fill(0),
-      ...ids,
-    ]);
+    const left = this.shape.padding === 'left';
+    const tokens = prompts.flatMap((ids) => {
+      const pads = new Array<number>(step - ids.length).fill(0);
+      return left ? [...pads, ...ids] : [...ids, ...pads];
+    });
     const added = prompts.map((ids) => ids.length);
     await this.run(cache, tokens, step, this.graph.presentNames, added);
   }
@@ -147,7 +147,8 @@ export class DecoderSession {
   /**
    * Runs `step` new positions of every row (`tokens`: rows × step), fetching `outputs` (the
    * presents at least). `added[r]` (default `step`) of row r's positions are real, the last
-   * ones; only a row with an empty past may have fewer, so its holes stay at its start.
+   * ones (left-padded caches) or the first (right-padded); only a row with an empty past may
+   * have fewer, so its holes stay at its start (left) or beyond its length (right).
    */
   private async run(
     cache: KvBatch,
@@ -161,9 +162,10 @@ export class DecoderSession {
     if (this.running) throw new Error('a DecoderSession runs one prefill or decode at a time');
     this.running = true;
     try {
+      cache.reserve(step, added);
       const feeds = this.feeds(cache, tokens, step, added);
       if (this.graph.inputsEmbeds) await this.embed(feeds, cache.rows, step, images);
-      const out = await this.session.run(feeds, outputs);
+      const out = await this.session.run(feeds, this.fetches(feeds, outputs));
       cache.advance(
         this.graph.presentNames.map((name) => out[name].data as KvArray),
         step,
@@ -199,16 +201,20 @@ export class DecoderSession {
     step: number,
     added: readonly number[] | undefined,
   ): Record<string, Tensor> {
-    const { rows, past, lengths } = cache;
-    const total = past + step;
+    const { rows, lengths } = cache;
+    const left = cache.shape.padding === 'left';
+    const real = (row: number) => (added ? added[row] : step);
+    // Left: every row spans the whole past; right: the widest row's valid positions.
+    const total = left ? cache.past + step : Math.max(...lengths.map((n, r) => n + real(r)));
     const ids = this.ids.take(rows * step);
     for (let i = 0; i < ids.length; i++) ids[i] = BigInt(tokens[i]);
-    // Left padding: row r's real positions are its last `lengths[r] + added[r]`.
+    // Row r's real positions: its last `lengths[r] + added[r]` (left), its first (right).
     const mask = this.mask.take(rows * total);
     mask.fill(1n);
     for (let row = 0; row < rows; row++) {
-      const holes = total - lengths[row] - (added ? added[row] : step);
-      mask.fill(0n, row * total, row * total + holes);
+      const valid = lengths[row] + real(row);
+      if (left) mask.fill(0n, row * total, (row + 1) * total - valid);
+      else mask.fill(0n, row * total + valid, (row + 1) * total);
     }
     const feeds: Record<string, Tensor> = {
       input_ids: new Tensor('int64', ids, [rows, step]),
@@ -217,17 +223,34 @@ export class DecoderSession {
     if (this.graph.positionIds) {
       const positions = this.positions.take(rows * step);
       for (let row = 0; row < rows; row++) {
-        // A pad's position is never attended to; 0 keeps it in range.
-        const pads = step - (added ? added[row] : step);
+        // The run's pads (before the real positions when left-padded, after them when
+        // right-padded) are never attended to; position 0 keeps them in range.
+        const pads = step - real(row);
         for (let j = 0; j < step; j++) {
-          positions[row * step + j] = BigInt(j < pads ? 0 : lengths[row] + j - pads);
+          const at = left ? j - pads : j;
+          positions[row * step + j] = BigInt(at < 0 || at >= real(row) ? 0 : lengths[row] + at);
         }
       }
       feeds.position_ids = new Tensor('int64', positions, [rows, step]);
     }
-    if (this.graph.useCacheBranch) feeds.use_cache_branch = this.useCache[past > 0 ? 1 : 0];
+    if (this.graph.useCacheBranch) feeds.use_cache_branch = this.useCache[cache.past > 0 ? 1 : 0];
     const pasts = cache.tensors();
     this.graph.pastNames.forEach((name, i) => (feeds[name] = pasts[i]));
     return feeds;
+  }
+
+  /**
+   * What a run fetches: the outputs by name, and for a shared cache each `present.*` into the
+   * very tensor fed as its past, so that the graph appends to the cache in place.
+   */
+  private fetches(
+    feeds: Record<string, Tensor>,
+    outputs: readonly string[],
+  ): readonly string[] | Record<string, Tensor | null> {
+    if (!this.graph.sharedCache) return outputs;
+    const fetches: Record<string, Tensor | null> = {};
+    for (const name of outputs) fetches[name] = null;
+    this.graph.presentNames.forEach((name, i) => (fetches[name] = feeds[this.graph.pastNames[i]]));
+    return fetches;
   }
 }

@@ -1,8 +1,17 @@
 // The KV cache of a batch of sequences, as the graph takes it: per past input one tensor
-// [rows, kvHeads, past, headSize], each row LEFT-padded to the batch's longest sequence (its
-// valid positions are the last `lengths[row]`; the attention mask zeroes the rest). In steady
-// state a step's `present.*` outputs become the next step's past as they are: no copy in JS.
-// Rows are copied only when the batch's membership changes (see `assemble`).
+// [rows, kvHeads, past, headSize]. Two layouts, chosen by the graph (`KvShape.padding`):
+//
+// - 'left' (plain attention, Optimum exports): each row LEFT-padded to the batch's longest
+//   sequence (its valid positions are the last `lengths[row]`; the attention mask zeroes the
+//   rest). The graph returns a new, one position longer `present.*` per past every step, which
+//   becomes the next step's past as it is: no copy in JS.
+// - 'right' (GroupQueryAttention graphs): each row's valid positions are its first
+//   `lengths[row]`, in buffers of a fixed capacity (`past`) with room to grow. Each step's
+//   `present.*` is fetched into the very buffer fed as its past, so the graph appends the new
+//   positions in place and the cache is never copied while the batch stays the same.
+//
+// Rows are copied only when the batch's membership changes (see `assemble`), and a
+// right-padded batch also when it runs out of capacity (`reserve`).
 import { Tensor } from 'onnxruntime-node';
 import type { KvType } from './decoder.graph';
 
@@ -14,6 +23,7 @@ export interface KvShape {
   readonly kvType: KvType;
   /** Tensors per batch: 2 × layers. */
   readonly arrays: number;
+  readonly padding: 'left' | 'right';
 }
 
 /** One row of some batch, to be placed in a new one. */
@@ -22,12 +32,19 @@ export interface KvRowSource {
   readonly row: number;
 }
 
+/**
+ * A right-padded batch grows by whole blocks of positions: each growth copies the cache once,
+ * and every step pays for the unused room (onnxruntime-node 1.30 copies each fetched output,
+ * the whole buffer, into a new JavaScript array), so the blocks are small.
+ */
+export const CAPACITY_BLOCK = 64;
+
 export class KvBatch {
   private constructor(
     readonly shape: KvShape,
-    /** Positions of every row, padding included. */
+    /** Positions of every row in the tensors: padding (left) or free room (right) included. */
     public past: number,
-    /** Valid (most recent) positions of each row. */
+    /** Valid positions of each row. */
     readonly lengths: number[],
     public data: KvArray[],
   ) {}
@@ -43,28 +60,34 @@ export class KvBatch {
   }
 
   /**
-   * A new batch holding the given rows in that order, re-padded to the longest of them (so
-   * padding left behind by sequences that finished is dropped). This is the only place caches
-   * are copied: when sequences join (a prefilled row, replicated for n choices), leave, or both.
+   * A new batch holding the given rows in that order: left-padded to the longest of them (so
+   * padding left behind by sequences that finished is dropped), or right-padded with room for
+   * the next step. This is where caches are copied: when sequences join (a prefilled row,
+   * replicated for n choices), leave, or both.
    */
   static assemble(shape: KvShape, sources: readonly KvRowSource[]): KvBatch {
     const lengths = sources.map(({ batch, row }) => batch.lengths[row]);
-    const past = Math.max(0, ...lengths);
-    const { kvHeads, headSize } = shape;
-    const data = Array.from({ length: shape.arrays }, (_, a) => {
-      const target = allocate(shape.kvType, sources.length * kvHeads * past * headSize);
-      sources.forEach(({ batch, row }, to) => {
-        const source = batch.data[a];
-        const length = batch.lengths[row] * headSize;
-        for (let head = 0; head < kvHeads; head++) {
-          const end = ((row * kvHeads + head) * batch.past + batch.past) * headSize;
-          const at = ((to * kvHeads + head) * past + past) * headSize - length;
-          target.set(source.subarray(end - length, end), at);
-        }
-      });
-      return target;
-    });
-    return new KvBatch(shape, past, lengths, data);
+    const longest = Math.max(0, ...lengths);
+    const batch = new KvBatch(shape, 0, lengths, []);
+    batch.past = shape.padding === 'left' ? longest : capacityFor(longest + 1);
+    batch.data = batch.copyRows(sources);
+    return batch;
+  }
+
+  /**
+   * Makes room for `added[r]` (default `step`) new positions of every row before a run: a
+   * right-padded batch that lacks it moves into larger buffers. A left-padded one needs
+   * nothing (the graph returns longer presents).
+   */
+  reserve(step: number, added?: readonly number[]): void {
+    if (this.shape.padding === 'left') return;
+    const needed = Math.max(...this.lengths.map((length, row) => length + (added?.[row] ?? step)));
+    if (needed <= this.past) return;
+    const sources = this.lengths.map((_, row) => ({ batch: this as KvBatch, row }));
+    const past = capacityFor(needed);
+    const data = new KvBatch(this.shape, past, [...this.lengths], []).copyRows(sources);
+    this.past = past;
+    this.data = data;
   }
 
   /** The past inputs of the next run. */
@@ -74,19 +97,54 @@ export class KvBatch {
   }
 
   /**
-   * Takes a run's `present.*` outputs as the cache: `step` positions longer, of which row r's
-   * last `added[r]` are real (default: all); the rest are holes and are zeroed, so that no
-   * value a fully masked position computed (possibly NaN) is ever read.
+   * Records a run of `step` new positions, of which row r's `added[r]` are real (default: all).
+   * Left-padded: the run's `present.*` outputs become the cache, `step` positions longer, the
+   * real ones last; the rest are holes and are zeroed, so that no value a fully masked
+   * position computed (possibly NaN) is ever read. Right-padded: the run wrote the real
+   * positions in place after each row's valid ones (`presents` is not used); what it wrote
+   * past them is beyond the row's length and never read.
    */
   advance(presents: readonly KvArray[], step: number, added?: readonly number[]): void {
-    this.data = [...presents];
     const start = this.past;
-    this.past += step;
+    if (this.shape.padding === 'left') {
+      this.data = [...presents];
+      this.past += step;
+    }
     for (let row = 0; row < this.lengths.length; row++) {
       const real = added ? added[row] : step;
       this.lengths[row] += real;
-      if (real < step) this.zero(row, start, step - real);
+      if (this.shape.padding === 'left' && real < step) this.zero(row, start, step - real);
     }
+  }
+
+  /** Bytes the batch's tensors hold (padding included). */
+  get bytes(): number {
+    return this.data.reduce((sum, array) => sum + array.byteLength, 0);
+  }
+
+  /** Buffers of this batch's `past` positions per row holding `sources` in row order. */
+  private copyRows(sources: readonly KvRowSource[]): KvArray[] {
+    const { kvHeads, headSize, kvType, padding } = this.shape;
+    const past = this.past;
+    return Array.from({ length: this.shape.arrays }, (_, a) => {
+      const target = allocate(kvType, sources.length * kvHeads * past * headSize);
+      sources.forEach(({ batch, row }, to) => {
+        const source = batch.data[a];
+        const length = batch.lengths[row] * headSize;
+        for (let head = 0; head < kvHeads; head++) {
+          const from = (row * kvHeads + head) * batch.past * headSize;
+          const at = (to * kvHeads + head) * past * headSize;
+          if (padding === 'right') {
+            target.set(source.subarray(from, from + length), at);
+          } else {
+            // Left-padded: the valid positions are the last of the row's span.
+            const end = from + batch.past * headSize;
+            target.set(source.subarray(end - length, end), at + past * headSize - length);
+          }
+        }
+      });
+      return target;
+    });
   }
 
   /** Zeroes `count` positions of `row` from `position` on, in every head of every array. */
@@ -99,11 +157,11 @@ export class KvBatch {
       }
     }
   }
+}
 
-  /** Bytes the batch's tensors hold (padding included). */
-  get bytes(): number {
-    return this.data.reduce((sum, array) => sum + array.byteLength, 0);
-  }
+/** Capacity (positions per row) of right-padded buffers holding `needed` positions. */
+function capacityFor(needed: number): number {
+  return Math.ceil(needed / CAPACITY_BLOCK) * CAPACITY_BLOCK;
 }
 
 function allocate(type: KvType, length: number): KvArray {

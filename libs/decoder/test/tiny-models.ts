@@ -1,12 +1,16 @@
 // The committed tiny decoders the decoder specs run on (random weights, SmolLM2's real
-// tokenizer, plain attention; see test/fixtures/models/README.md) and their greedy references.
-import { readFileSync } from 'node:fs';
+// tokenizer, plain attention, tiny-llama also GroupQueryAttention; see
+// test/fixtures/models/README.md) and their greedy references.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PromptMessage } from '@tessera/decoder';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'models');
 
-/** Llama: 2 layers, 2 KV heads of 16, context 2048, EOS 2; fp32 and int4 (`model_q4.onnx`). */
+/**
+ * Llama: 2 layers, 2 KV heads of 16, context 2048, EOS 2; fp32, int4 (`model_q4.onnx`) and fp32
+ * GroupQueryAttention (`model_gqa.onnx`).
+ */
 export const TINY_LLAMA = join(FIXTURES, 'tiny-llama');
 /**
  * Qwen2: 2 layers, 1 KV head of 16, context 4096, EOS [2, 0]; fp32, fp16 (`model_fp16.onnx`,
@@ -30,13 +34,21 @@ interface Reference {
   readonly int8?: { readonly onnx: string; readonly cases: GreedyCase[] };
 }
 
-/** transformers' greedy output (fp32, which ORT matched) and ORT's own on the int4 graph. */
+/**
+ * transformers' greedy output (fp32, which ORT matched), which the fp32 GroupQueryAttention
+ * graph of the same weights (`onnx/model_gqa.onnx`, where there is one) must give too, and
+ * ORT's own on the int4 graph.
+ */
 export function greedyReferences(modelDir: string): { onnxFile: string; cases: GreedyCase[] }[] {
   const reference = readReference(modelDir);
   const all = [{ onnxFile: reference.onnx, cases: reference.cases }];
+  if (existsSync(join(modelDir, GQA_FILE)))
+    all.push({ onnxFile: GQA_FILE, cases: reference.cases });
   if (reference.int4) all.push({ onnxFile: reference.int4.onnx, cases: reference.int4.cases });
   return all;
 }
+
+const GQA_FILE = 'onnx/model_gqa.onnx';
 
 function readReference(modelDir: string): Reference {
   return JSON.parse(readFileSync(join(modelDir, 'reference.json'), 'utf8')) as Reference;
