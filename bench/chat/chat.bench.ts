@@ -51,7 +51,7 @@ import {
   type ChatSide,
   type SideName,
 } from './chat.sides';
-import { chatTargets, greedyGate } from './chat.targets';
+import { ENGINE_GQA_STEPPER, ENGINE_STEPPER, chatTargets, greedyGate } from './chat.targets';
 import { measureStepTimes, type BatchedStepper } from './decode-step.probe';
 import { EngineStepper } from './engine-step.stepper';
 import { smolLm2Gguf } from './gguf.source';
@@ -69,8 +69,15 @@ import {
 const REPO = resolve(__dirname, '..', '..', '..');
 const LAUNCHER = join(REPO, 'dist', 'tools', 'stack', 'start.js');
 const RESULTS_DIR = join(REPO, 'bench', 'results');
-const FILES = { fp32: 'onnx/model.onnx', int4: 'onnx/model_q4.onnx' } as const;
-const MODEL_IDS = { fp32: 'bench-chat-fp32', int4: 'bench-chat-int4' } as const;
+/** The exports Tessera serves; gqa-*: GroupQueryAttention graphs of the same weights. */
+const FILES = {
+  fp32: 'onnx/model.onnx',
+  int4: 'onnx/model_q4.onnx',
+  'gqa-fp32': 'onnx/model_gqa.onnx',
+  'gqa-int4': 'onnx/model_gqa_q4.onnx',
+} as const;
+type Variant = keyof typeof FILES;
+const VARIANTS = Object.keys(FILES) as Variant[];
 /**
  * Where the transformers.js reference runs: c=1 only. It serves one request at a time, so its
  * output tokens/s is the same at any concurrency (the c=8 target reads it); at c=8 it would only
@@ -78,6 +85,7 @@ const MODEL_IDS = { fp32: 'bench-chat-fp32', int4: 'bench-chat-int4' } as const;
  */
 const TRANSFORMERS_LEVELS = new Set([1]);
 const PROMPTS = { count: 64, seed: 20_261_123 };
+const modelId = (variant: Variant) => `bench-chat-${variant}`;
 const STEP_SAMPLES = { full: 10, quick: 3 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -111,10 +119,11 @@ function chosenSides(args: ChatBenchArguments): Set<SideName> {
       `${args.modelDir}/${FILES.fp32} is missing: make it with bash tools/fixtures/run.sh real-smollm2`,
     );
   }
-  if (!existsSync(join(args.modelDir, FILES.int4))) {
-    log(`no ${FILES.int4} in ${args.modelDir}: the int4 sides are left out`);
-    chosen.delete('bare-int4');
-    chosen.delete('tessera-int4');
+  for (const variant of VARIANTS) {
+    if (existsSync(join(args.modelDir, FILES[variant]))) continue;
+    log(`no ${FILES[variant]} in ${args.modelDir}: tessera-${variant} is left out`);
+    chosen.delete(`tessera-${variant}`);
+    if (variant === 'int4') chosen.delete('bare-int4');
   }
   return chosen;
 }
@@ -142,12 +151,13 @@ async function main(): Promise<void> {
     tokens: args.promptTokens,
   });
   const eos = readEosTokenIds(args.modelDir);
-  const weights = {
-    fp32: inspectOnnxWeights(join(args.modelDir, FILES.fp32)),
-    int4:
-      chosen.has('tessera-int4') || chosen.has('bare-int4')
-        ? inspectOnnxWeights(join(args.modelDir, FILES.int4))
-        : undefined,
+  const used = VARIANTS.filter(
+    (v) => v === 'fp32' || chosen.has(`tessera-${v}`) || chosen.has(`bare-${v}` as SideName),
+  );
+  const weights = Object.fromEntries(
+    used.map((v) => [v, inspectOnnxWeights(join(args.modelDir, FILES[v]))]),
+  ) as Partial<Record<Variant, ReturnType<typeof inspectOnnxWeights>>> & {
+    fp32: ReturnType<typeof inspectOnnxWeights>;
   };
   const settings = { outputTokens: args.outputTokens, decode: tokenizer.decode };
   const maxConcurrency = Math.max(...args.concurrency);
@@ -178,37 +188,38 @@ async function main(): Promise<void> {
       if (!tokenizersAgree) log('WARNING: the GGUF tokenizes differently from the ONNX export');
       sides.push(llamaCppSide(llama, settings, args.promptTokens));
     }
-    const dtypes = (['fp32', 'int4'] as const).filter((d) => chosen.has(`tessera-${d}`));
+    const served = VARIANTS.filter((v) => chosen.has(`tessera-${v}`));
     const apiKey = `tsk-bench-${randomBytes(12).toString('hex')}`;
-    if (dtypes.length > 0) {
-      log(`starting the stack (${dtypes.join(', ')}) with ${JSON.stringify(args.settings)}…`);
+    if (served.length > 0) {
+      log(`starting the stack (${served.join(', ')}) with ${JSON.stringify(args.settings)}…`);
       stack = await TesseraStack.start({
         launcher: args.launcher ? resolve(args.launcher) : LAUNCHER,
-        models: dtypes.map((dtype) => ({
-          id: MODEL_IDS[dtype],
+        models: served.map((variant) => ({
+          id: modelId(variant),
           capability: 'chat' as const,
           source: args.modelDir,
-          dtype: dtype === 'fp32' ? 'fp32' : 'q4',
+          file: FILES[variant],
           options: args.settings,
         })),
         writtenBy: 'bench/chat/chat.bench.ts',
         apiKey,
       });
-      for (const dtype of dtypes) {
+      for (const variant of served) {
         const client = new TesseraChatClient(
           stack.baseURL,
           apiKey,
-          MODEL_IDS[dtype],
+          modelId(variant),
           eos,
           maxConcurrency,
         );
-        sides.push(tesseraSide(`tessera-${dtype}`, client, weights[dtype]!.bytesPerStep, settings));
+        const bytes = weights[variant]!.bytesPerStep;
+        sides.push(tesseraSide(`tessera-${variant}`, client, bytes, settings));
       }
       if (chosen.has(JSON_SCHEMA_SIDE)) {
         const client = new TesseraChatClient(
           stack.baseURL,
           apiKey,
-          MODEL_IDS.fp32,
+          modelId('fp32'),
           eos,
           maxConcurrency,
           jsonSchemaRequestFields(args.outputTokens),
@@ -273,7 +284,7 @@ async function main(): Promise<void> {
     const contexts = args.jsonSchema ? [] : [...args.stepContexts].sort((a, b) => a - b);
     const fillIds = prompts.flatMap((p) => p.ids);
     const steppers: Array<() => Promise<BatchedStepper & { release(): Promise<void> }>> = [
-      () => EngineStepper.load(args.modelDir, FILES.fp32, threads, fillIds),
+      () => EngineStepper.load(ENGINE_STEPPER, args.modelDir, FILES.fp32, threads, fillIds),
       async () => {
         const bare = await BareGreedyLoop.load(args.modelDir, FILES.fp32, threads);
         return {
@@ -283,6 +294,12 @@ async function main(): Promise<void> {
         };
       },
     ];
+    if (existsSync(join(args.modelDir, FILES['gqa-fp32']))) {
+      const file = FILES['gqa-fp32'];
+      steppers.splice(1, 0, () =>
+        EngineStepper.load(ENGINE_GQA_STEPPER, args.modelDir, file, threads, fillIds),
+      );
+    }
     if (contexts.length > 0) log('decode step time against context…');
     for (const load of contexts.length > 0 ? steppers : []) {
       const stepper = await load();

@@ -1,6 +1,6 @@
 // The sides of the chat benchmark, each a way to serve request `index` (prompt `index mod
 // prompts`) that reports one event per generated token: the three references in this process
-// and Tessera over HTTP, fp32 and int4. Which concurrency levels each side runs at, and how many
+// and Tessera over HTTP, fp32 and int4, each as plain-attention and GroupQueryAttention graphs. Which concurrency levels each side runs at, and how many
 // bytes of weights its decode step reads, are part of the side.
 import type { RequestRecorder } from '../lib/request.trace';
 import type { BareGreedyLoop } from './bare-greedy.reference';
@@ -16,6 +16,8 @@ export const SIDE_NAMES = [
   'llama.cpp',
   'tessera-fp32',
   'tessera-int4',
+  'tessera-gqa-fp32',
+  'tessera-gqa-int4',
 ] as const;
 /**
  * `--json-schema` (bench/chat/json-schema.workload.ts): tessera-fp32 again, every request held to
@@ -125,7 +127,7 @@ export function llamaCppSide(
 }
 
 export function tesseraSide(
-  name: 'tessera-fp32' | 'tessera-int4' | typeof JSON_SCHEMA_SIDE,
+  name: `tessera-${string}` & SideName,
   client: TesseraChatClient,
   bytesPerStep: number,
   settings: SideSettings,

@@ -13,11 +13,11 @@ import type { BatchedStepper } from './decode-step.probe';
 const PREFILL_CHUNK = 256;
 
 export class EngineStepper implements BatchedStepper {
-  readonly name = 'engine';
   private sequence: KvBatch;
   private prefilled = 0;
 
   private constructor(
+    readonly name: string,
     private readonly session: DecoderSession,
     /** Ids to prefill with (any real text: the values do not change a step's cost). */
     private readonly fillIds: readonly number[],
@@ -26,6 +26,7 @@ export class EngineStepper implements BatchedStepper {
   }
 
   static async load(
+    name: string,
     modelDir: string,
     onnxFile: string,
     threads: number,
@@ -36,7 +37,7 @@ export class EngineStepper implements BatchedStepper {
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
     });
-    return new EngineStepper(session, fillIds);
+    return new EngineStepper(name, session, fillIds);
   }
 
   async decodeStepMs(batch: number, pastLength: number, steps: number): Promise<number> {
