@@ -27,7 +27,7 @@ import schemathesis
 
 # Served names per operation (ids and aliases of config/models.fixtures.yaml).
 MODELS = {
-    "createChatCompletion": ["gpt-4o-mini", "tiny-llama", "tiny-llama-gqa", "tiny-qwen2"],
+    "createChatCompletion": ["gpt-4o-mini", "tiny-llama", "tiny-qwen2"],
     "createEmbedding": ["text-embedding-3-small", "tiny-bert", "tiny-roberta-cls"],
     "createModeration": ["omni-moderation-latest", "tiny-moderation", "tiny-toxic-bert"],
     "createSpeech": ["tts-1", "tts-1-hd", "tiny-piper"],
