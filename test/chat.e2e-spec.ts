@@ -328,26 +328,6 @@ describe('POST /v1/chat/completions', () => {
     }
   });
 
-  it('serves the GroupQueryAttention graph of the same weights: same greedy text, streamed or not, many at once', async () => {
-    const requests = ['Hello, who are you?', 'Name three colours.', 'Tell me a joke.'].map(
-      (content) => ({
-        messages: [{ role: 'user' as const, content }],
-        temperature: 0,
-        max_tokens: 12,
-      }),
-    );
-    const plain = await Promise.all(requests.map((r) => complete(r)));
-    const shared = await Promise.all(
-      requests.map((r) => complete({ ...r, model: 'tiny-llama-gqa' })),
-    );
-    expect(shared.map((c) => c.choices[0].message.content)).toEqual(
-      plain.map((c) => c.choices[0].message.content),
-    );
-    expect(shared.map((c) => c.usage)).toEqual(plain.map((c) => c.usage));
-    const { chunks } = await stream({ ...requests[0], model: 'tiny-llama-gqa' });
-    expect(choicesOf(chunks).get(0)?.text).toBe(plain[0].choices[0].message.content);
-  });
-
   it('lists the chat model with its capability and context length', async () => {
     const models = await stack().gateway.client.models.list();
     const model = models.data.find((m) => m.id === CHAT_MODEL) as unknown as Record<
