@@ -68,10 +68,8 @@ export class KvBatch {
   static assemble(shape: KvShape, sources: readonly KvRowSource[]): KvBatch {
     const lengths = sources.map(({ batch, row }) => batch.lengths[row]);
     const longest = Math.max(0, ...lengths);
-    const batch = new KvBatch(shape, 0, lengths, []);
-    batch.past = shape.padding === 'left' ? longest : capacityFor(longest + 1);
-    batch.data = batch.copyRows(sources);
-    return batch;
+    const past = shape.padding === 'left' ? longest : capacityFor(longest + 1);
+    return new KvBatch(shape, past, lengths, copyRows(shape, past, sources));
   }
 
   /**
@@ -85,9 +83,8 @@ export class KvBatch {
     if (needed <= this.past) return;
     const sources = this.lengths.map((_, row) => ({ batch: this as KvBatch, row }));
     const past = capacityFor(needed);
-    const data = new KvBatch(this.shape, past, [...this.lengths], []).copyRows(sources);
+    this.data = copyRows(this.shape, past, sources);
     this.past = past;
-    this.data = data;
   }
 
   /** The past inputs of the next run. */
@@ -122,31 +119,6 @@ export class KvBatch {
     return this.data.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
-  /** Buffers of this batch's `past` positions per row holding `sources` in row order. */
-  private copyRows(sources: readonly KvRowSource[]): KvArray[] {
-    const { kvHeads, headSize, kvType, padding } = this.shape;
-    const past = this.past;
-    return Array.from({ length: this.shape.arrays }, (_, a) => {
-      const target = allocate(kvType, sources.length * kvHeads * past * headSize);
-      sources.forEach(({ batch, row }, to) => {
-        const source = batch.data[a];
-        const length = batch.lengths[row] * headSize;
-        for (let head = 0; head < kvHeads; head++) {
-          const from = (row * kvHeads + head) * batch.past * headSize;
-          const at = (to * kvHeads + head) * past * headSize;
-          if (padding === 'right') {
-            target.set(source.subarray(from, from + length), at);
-          } else {
-            // Left-padded: the valid positions are the last of the row's span.
-            const end = from + batch.past * headSize;
-            target.set(source.subarray(end - length, end), at + past * headSize - length);
-          }
-        }
-      });
-      return target;
-    });
-  }
-
   /** Zeroes `count` positions of `row` from `position` on, in every head of every array. */
   private zero(row: number, position: number, count: number): void {
     const { kvHeads, headSize } = this.shape;
@@ -157,6 +129,30 @@ export class KvBatch {
       }
     }
   }
+}
+
+/** New buffers of `past` positions per row holding `sources` in row order, padded as `shape` says. */
+function copyRows(shape: KvShape, past: number, sources: readonly KvRowSource[]): KvArray[] {
+  const { kvHeads, headSize, kvType, padding } = shape;
+  return Array.from({ length: shape.arrays }, (_, a) => {
+    const target = allocate(kvType, sources.length * kvHeads * past * headSize);
+    sources.forEach(({ batch, row }, to) => {
+      const source = batch.data[a];
+      const length = batch.lengths[row] * headSize;
+      for (let head = 0; head < kvHeads; head++) {
+        const from = (row * kvHeads + head) * batch.past * headSize;
+        const at = (to * kvHeads + head) * past * headSize;
+        if (padding === 'right') {
+          target.set(source.subarray(from, from + length), at);
+        } else {
+          // Left-padded: the valid positions are the last of the row's span.
+          const end = from + batch.past * headSize;
+          target.set(source.subarray(end - length, end), at + past * headSize - length);
+        }
+      }
+    });
+    return target;
+  });
 }
 
 /** Capacity (positions per row) of right-padded buffers holding `needed` positions. */
