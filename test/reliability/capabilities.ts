@@ -8,11 +8,13 @@ export { CAPABILITIES, type Capability };
 
 /**
  * `ok`: a 200 with a complete, well-formed answer. `stream_error`: a 200 stream that ended with
- * an OpenAI error event (what a client of a dying upstream must get). `malformed`: anything else
- * after a 200 (a cut or unparsable stream: never acceptable). `network`: no HTTP answer at all.
- * Otherwise the HTTP status as text ('429', '503', …).
+ * an OpenAI error event (what a client of a dying upstream must get). `cut`: a 200 whose body
+ * the server aborted before its end (what a client reading raw audio from a dying upstream
+ * must get: it has no error event, see speech-audio.body.ts). `malformed`: anything else after
+ * a 200 (an unparsable or unfinished stream: never acceptable). `network`: no HTTP answer at
+ * all. Otherwise the HTTP status as text ('429', '503', …).
  */
-export type OutcomeKind = 'ok' | 'stream_error' | 'malformed' | 'network' | `${number}`;
+export type OutcomeKind = 'ok' | 'stream_error' | 'cut' | 'malformed' | 'network' | `${number}`;
 
 export interface Outcome {
   capability: Capability;
@@ -143,7 +145,6 @@ export async function send(
     ...extra,
   });
   let response: Response;
-  let text: string;
   try {
     response = await fetch(`${client.baseURL}${path}`, {
       ...init,
@@ -154,10 +155,16 @@ export async function send(
       },
       signal: AbortSignal.timeout(timeoutMs),
     });
+  } catch (error) {
+    return outcome('network', { detail: (error as Error).message });
+  }
+  let text: string;
+  try {
     // Binary audio read as text is fine: only its completeness matters here.
     text = await response.text();
   } catch (error) {
-    return outcome('network', { detail: (error as Error).message });
+    const kind = response.status === 200 ? 'cut' : 'network';
+    return outcome(kind, { detail: (error as Error).message });
   }
   if (response.status !== 200) {
     return outcome(`${response.status}`, {

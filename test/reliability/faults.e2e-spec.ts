@@ -2,8 +2,8 @@
 // them): each service killed with SIGKILL is answered 503 with Retry-After for its capability
 // only while the launcher restarts it, and the gateway recovers by itself (the times are
 // printed); a service killed mid-stream (chat, speech and transcription SSE) ends the client's
-// stream with an error event within 5 s; SIGTERM to a service lets its in-flight request
-// finish within the drain timeout while new ones get 503. Needs `npm run build` first (as
+// stream with an error event within 5 s; SIGTERM to a service lets its in-flight stream
+// finish within the drain timeout while new requests get 503. Needs `npm run build` first (as
 // `npm test` does).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { repoRoot } from '@tessera/testing';
@@ -200,31 +200,36 @@ describe('a transcription stream whose service is killed', () => {
 
 describe('SIGTERM to a service', () => {
   it('lets its in-flight request finish within the drain timeout; new requests get 503', async () => {
-    const inFlight = requests.chat();
-    // A long generation, started before the signal.
-    const long = fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
+    // A long generation, streamed so that the signal goes out once it is surely at the service
+    // (its first event came back), not after a guessed delay that a busy machine can outlast.
+    let signalledAt = 0;
+    let refused: Promise<Answer> | undefined;
+    const long = await streamEvents(
+      '/v1/chat/completions',
+      {
         model: 'tiny-llama',
         messages: [{ role: 'user', content: 'Write a story.' }],
         max_tokens: 300,
-      }),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const signalledAt = Date.now();
-    process.kill(pidOf('chat'), 'SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const refused = await requests.chat();
-    expect((await inFlight).status).toBe(200);
-    expect((await long).status).toBe(200);
-    expect(Date.now() - signalledAt).toBeLessThan(DRAIN_TIMEOUT_MS);
-    expectOpenAIError(refused, 503, {
+        stream: true,
+      },
+      (_, index) => {
+        if (index !== 0) return;
+        signalledAt = Date.now();
+        process.kill(pidOf('chat'), 'SIGTERM');
+        refused = new Promise((resolve) => setTimeout(resolve, 200)).then(() => requests.chat());
+      },
+    );
+    expect(long.status).toBe(200);
+    expect(long.events.at(-1)?.data).toBe('[DONE]');
+    expect(long.events.filter((event) => (event.data as { error?: unknown }).error)).toEqual([]);
+    expect(long.endedAt - signalledAt).toBeLessThan(DRAIN_TIMEOUT_MS);
+    const answer = await refused!;
+    expectOpenAIError(answer, 503, {
       param: null,
       code: null,
       type: 'service_unavailable_error',
     });
-    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(answer.headers.get('retry-after')).not.toBeNull();
     await waitForRecovery('chat');
   }, 180_000);
 });
