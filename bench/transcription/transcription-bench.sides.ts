@@ -102,10 +102,13 @@ export class FasterWhisperSide {
     return reply.file as string;
   }
 
-  /** `model`: "tiny-en" (the package's CTranslate2 weights) or an HF checkpoint directory. */
-  side(model: string): TranscribeAll {
+  /**
+   * `model`: "tiny-en" (the package's CTranslate2 weights) or an HF checkpoint directory;
+   * `settings`: `transcribe()` arguments over the defaults (ct2_oracle's SETTINGS).
+   */
+  side(model: string, settings: Record<string, unknown> = {}): TranscribeAll {
     return async (file, concurrency) => {
-      const reply = (await this.request({ model, audio: file, concurrency })) as {
+      const reply = (await this.request({ model, audio: file, concurrency, settings })) as {
         requests: { total_ms: number; audio_s: number }[];
       };
       return reply.requests.map((r) => ({ totalMs: r.total_ms, audioSeconds: r.audio_s }));

@@ -23,6 +23,13 @@ export const WhisperModelOptionsSchema = RuntimeOptionsSchema.extend({
    */
   temperature_fallback: z.boolean().default(true),
   /**
+   * Whether each window is prompted with the text before it (up to 223 tokens; openai-whisper's
+   * and faster-whisper's `condition_on_previous_text`, on by default as in both). false prompts
+   * every window with the request's `prompt` only on the first: no error carried from one window
+   * into the next (repetition loops), at some cost in consistency across windows.
+   */
+  condition_on_previous_text: z.boolean().default(true),
+  /**
    * How long a request that is ready to encode (its upload decoded, or its window's features
    * computed) waits for concurrent requests still getting there, so that their windows share an
    * encoder run and their decoding then runs in step (decoder runs share only sequences at the

@@ -44,6 +44,7 @@ export class WhisperModel {
         maxEncoderBatch: options.max_encoder_batch,
         maxDecoderBatch: options.max_decoder_batch,
         temperatureFallback: options.temperature_fallback,
+        conditionOnPreviousText: options.condition_on_previous_text,
         batchGatherMs: options.batch_gather_ms,
       },
       runtime: load.runtime,

@@ -77,6 +77,7 @@ export const createEngine: EngineFactory<WhisperEngineTypes> = async (init) => {
           signal: job.signal,
           onSegment: (segment) => job.emit({ segment }),
           fallback: init.options.temperatureFallback,
+          conditionOnPreviousText: init.options.conditionOnPreviousText,
         },
       );
       job.emit({ transcript });

@@ -16,6 +16,8 @@ export interface WhisperEngineOptions {
   readonly maxDecoderBatch: number;
   /** Decode a window again at higher temperatures when it fails the checks (the default). */
   readonly temperatureFallback: boolean;
+  /** Prompt each window with the text of the windows before it (the default). */
+  readonly conditionOnPreviousText: boolean;
   /** Longest wait of a window whose features are ready for others still computing theirs. */
   readonly batchGatherMs: number;
 }

@@ -161,6 +161,36 @@ describe('transcribeAudio (openai-whisper transcribe())', () => {
     expect(second.ask.initial).toEqual([vocab.sot, 911, vocab.transcribe]);
   });
 
+  it('without conditioning prompts only the first window, with the job prompt', async () => {
+    const { api, calls } = backend(() => ({ tokens: [ts(0), 2, ts(5)] }));
+    await transcribeAudio(api, job(45, { prompt: 'hi' }), { conditionOnPreviousText: false });
+    expect(calls[0].ask.initial).toEqual([
+      vocab.sotPrev,
+      104,
+      105,
+      vocab.sot,
+      911,
+      vocab.transcribe,
+    ]);
+    expect(calls.filter((c) => c.seek > 0).map((c) => c.ask.initial)).toEqual([
+      [vocab.sot, 911, vocab.transcribe],
+    ]);
+  });
+
+  it('with conditioning prompts the next window with the text before it', async () => {
+    const { api, calls } = backend(() => ({ tokens: [ts(0), 2, ts(5)] }));
+    await transcribeAudio(api, job(45, { language: 'en' }));
+    expect(calls.find((c) => c.seek > 0)!.ask.initial).toEqual([
+      vocab.sotPrev,
+      ts(0),
+      2,
+      ts(5),
+      vocab.sot,
+      910,
+      vocab.transcribe,
+    ]);
+  });
+
   it('stops between windows when the signal fires', async () => {
     const controller = new AbortController();
     const { api } = backend(() => {

@@ -78,6 +78,8 @@ export async function transcribeAudio(
     readonly onSegment?: (segment: TranscriptSegment) => void;
     /** false: each window is decoded once, at the job's temperature (default true). */
     readonly fallback?: boolean;
+    /** false: no window is prompted with the text before it (default true). */
+    readonly conditionOnPreviousText?: boolean;
   } = {},
 ): Promise<TranscribeOutcome> {
   const { vocab } = backend;
@@ -166,7 +168,12 @@ export async function transcribeAudio(
       options.onSegment?.(numbered);
       allTokens.push(...segment.tokens);
     }
-    if (decoded.temperature > DECODE_THRESHOLDS.conditionUpTo) promptResetSince = allTokens.length;
+    // As openai-whisper: a window decoded hot (its text is less trustworthy) prompts nothing.
+    if (
+      options.conditionOnPreviousText === false ||
+      decoded.temperature > DECODE_THRESHOLDS.conditionUpTo
+    )
+      promptResetSince = allTokens.length;
     seek += split.advance;
   }
   return {
