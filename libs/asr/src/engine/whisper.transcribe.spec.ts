@@ -27,6 +27,9 @@ const vocab: WhisperVocab = {
   alignmentHeads: [],
 };
 
+/** The first window's initial tokens for the prompt "hi" in detected German. */
+const PROMPTED_HI_DE = [vocab.sotPrev, 104, 105, vocab.sot, 911, vocab.transcribe];
+
 interface Call {
   readonly seek: number;
   readonly ask: WindowAsk;
@@ -148,14 +151,7 @@ describe('transcribeAudio (openai-whisper transcribe())', () => {
     );
     const out = await transcribeAudio(api, job(45, { prompt: '  hi ' }));
     expect(out.language).toBe('de');
-    expect(calls[0].ask.initial).toEqual([
-      vocab.sotPrev,
-      104,
-      105,
-      vocab.sot,
-      911,
-      vocab.transcribe,
-    ]);
+    expect(calls[0].ask.initial).toEqual(PROMPTED_HI_DE);
     const second = calls.find((c) => c.seek > 0)!;
     // The first window was decoded at 0.6 (> 0.5): nothing before the second conditions it.
     expect(second.ask.initial).toEqual([vocab.sot, 911, vocab.transcribe]);
@@ -164,14 +160,7 @@ describe('transcribeAudio (openai-whisper transcribe())', () => {
   it('without conditioning prompts only the first window, with the job prompt', async () => {
     const { api, calls } = backend(() => ({ tokens: [ts(0), 2, ts(5)] }));
     await transcribeAudio(api, job(45, { prompt: 'hi' }), { conditionOnPreviousText: false });
-    expect(calls[0].ask.initial).toEqual([
-      vocab.sotPrev,
-      104,
-      105,
-      vocab.sot,
-      911,
-      vocab.transcribe,
-    ]);
+    expect(calls[0].ask.initial).toEqual(PROMPTED_HI_DE);
     expect(calls.filter((c) => c.seek > 0).map((c) => c.ask.initial)).toEqual([
       [vocab.sot, 911, vocab.transcribe],
     ]);
