@@ -200,8 +200,10 @@ describe('a transcription stream whose service is killed', () => {
 
 describe('SIGTERM to a service', () => {
   it('lets its in-flight request finish within the drain timeout; new requests get 503', async () => {
-    // A long generation, streamed so that the signal goes out once it is surely at the service
-    // (its first event came back), not after a guessed delay that a busy machine can outlast.
+    // A short request first, then a long generation, streamed so that the signal goes out once
+    // that is surely at the service (its first event came back), not after a guessed delay that
+    // a busy machine can outlast; the short one, sent before it, has had the same head start.
+    const inFlight = requests.chat();
     let signalledAt = 0;
     let refused: Promise<Answer> | undefined;
     const long = await streamEvents(
@@ -219,7 +221,15 @@ describe('SIGTERM to a service', () => {
         refused = new Promise((resolve) => setTimeout(resolve, 200)).then(() => requests.chat());
       },
     );
+    expect((await inFlight).status).toBe(200);
     expect(long.status).toBe(200);
+    // It ran to its end: a finish reason, then [DONE], and no error event.
+    const finish = long.events.map(
+      (event) =>
+        (event.data as { choices?: { finish_reason?: string | null }[] }).choices?.[0]
+          ?.finish_reason,
+    );
+    expect(finish).toContainEqual(expect.stringMatching(/^(length|stop)$/));
     expect(long.events.at(-1)?.data).toBe('[DONE]');
     expect(long.events.filter((event) => (event.data as { error?: unknown }).error)).toEqual([]);
     expect(long.endedAt - signalledAt).toBeLessThan(DRAIN_TIMEOUT_MS);
