@@ -28,7 +28,7 @@ export interface ChatBenchArguments {
   /** Which sides run (all by default); e.g. without int4 on a model that has none. */
   readonly sides: readonly string[] | undefined;
   /** The chat models' options in the stack's models file (unset → the service's defaults). */
-  readonly settings: Record<string, number>;
+  readonly settings: Record<string, number | boolean>;
   /** llama.cpp's threads (default: every core, as the other sides use). */
   readonly llamaThreads?: number;
   readonly label?: string;
@@ -53,6 +53,8 @@ const USAGE = `usage: node dist/bench/chat/chat.bench.js [options] [MODEL_DIR]
                             tessera-gqa-int4
   --max-sequences N --kv-cache-tokens N --prefill-chunk-tokens N --workers N
   --intra-op-threads N      the chat models' options in the stack's models file
+  --no-batch-invariant      batch_invariant: false (int4 files: a lone sequence on the
+                            kernels' lone-row path, faster at c=1, output batch-dependent)
   --llama-threads N         llama.cpp's threads (default: all cores; its threads spin-wait, so
                             on a machine others are using, 1 can be many times faster)
   --label TEXT              appended to the result file name
@@ -107,6 +109,7 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
       'llama-threads': { type: 'string' },
       label: { type: 'string' },
       launcher: { type: 'string' },
+      'no-batch-invariant': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       ...Object.fromEntries(Object.keys(SETTING_FLAGS).map((flag) => [flag, { type: 'string' }])),
     },
@@ -122,11 +125,12 @@ export function parseChatBenchArguments(argv: string[], repoRoot: string): ChatB
     ...(values['json-schema'] && { concurrency: '1,8' }),
   };
   const pick = (name: keyof typeof FULL) => (values[name] as string | undefined) ?? defaults[name];
-  const settings: Record<string, number> = {};
+  const settings: Record<string, number | boolean> = {};
   for (const [flag, key] of Object.entries(SETTING_FLAGS)) {
     const value = (values as Record<string, unknown>)[flag] as string | undefined;
     if (value !== undefined) settings[key] = positiveIntegers(flag, value)[0];
   }
+  if (values['no-batch-invariant']) settings.batch_invariant = false;
   return {
     modelDir: resolve(repoRoot, positionals[0] ?? DEFAULT_MODEL_DIR),
     gguf: values.gguf === undefined ? undefined : resolve(values.gguf),

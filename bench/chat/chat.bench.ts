@@ -51,7 +51,7 @@ import {
   type ChatSide,
   type SideName,
 } from './chat.sides';
-import { ENGINE_GQA_STEPPER, ENGINE_STEPPER, chatTargets, greedyGate } from './chat.targets';
+import { ENGINE_GQA_STEPPER, ENGINE_STEPPER, chatTargets, greedyGates } from './chat.targets';
 import { measureStepTimes, type BatchedStepper } from './decode-step.probe';
 import { EngineStepper } from './engine-step.stepper';
 import { smolLm2Gguf } from './gguf.source';
@@ -311,10 +311,7 @@ async function main(): Promise<void> {
     }
 
     const bandwidth = Math.max(...bandwidthProbes);
-    const gates = {
-      fp32: greedyGate(outputs.texts.get('bare-fp32'), outputs.texts.get('tessera-fp32')),
-      int4: greedyGate(outputs.texts.get('bare-int4'), outputs.texts.get('tessera-int4')),
-    };
+    const gates = greedyGates(outputs.texts);
     const targets = args.jsonSchema
       ? jsonSchemaTargets(summaries, args.concurrency)
       : chatTargets(summaries, steps, gates);

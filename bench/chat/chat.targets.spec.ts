@@ -1,6 +1,6 @@
 import type { SideLevelSummary, StepTimes } from './chat.report';
 import type { SideName } from './chat.sides';
-import { chatTargets, greedyGate } from './chat.targets';
+import { chatTargets, greedyGate, greedyGates } from './chat.targets';
 
 function summary(
   side: SideName,
@@ -92,7 +92,8 @@ describe('chat targets', () => {
       ],
       [2, new Map([['Oslo', [8]]])],
     ]);
-    expect(greedyGate(reference, candidate)).toEqual({
+    expect(greedyGate('bare-fp32 (alone)', reference, candidate)).toEqual({
+      reference: 'bare-fp32 (alone)',
       compared: 2,
       mismatched: 1,
       examples: [
@@ -105,9 +106,40 @@ describe('chat targets', () => {
       ],
     });
     const gate = byName(
-      chatTargets(summaries, steps, { fp32: { compared: 2, mismatched: 1 } }),
+      chatTargets(summaries, steps, {
+        fp32: { reference: 'bare-fp32 (alone)', compared: 2, mismatched: 1 },
+      }),
       'greedy output of tessera-fp32',
     );
     expect(gate).toMatchObject({ value: 1, pass: false });
+  });
+  it('judges int4 against its own output alone, saying how the bare batch-1 loop compares', () => {
+    const texts = new Map([
+      ['bare-int4', new Map([[0, new Map([['Paris.', [1]]])]])],
+      [
+        'tessera-int4',
+        new Map([
+          [0, new Map([['Paris!', [1, 8]]])],
+          [
+            1,
+            new Map([
+              ['Rome', [1]],
+              ['Roma', [8]],
+            ]),
+          ],
+        ]),
+      ],
+    ] as const);
+    const { int4 } = greedyGates(texts);
+    expect(int4).toMatchObject({
+      reference: 'tessera-int4 alone (c=1)',
+      compared: 2,
+      mismatched: 1,
+      note: 'bare-int4 (batch 1) differs on 1 of 1 prompts',
+    });
+    const gate = byName(chatTargets(summaries, steps, { int4 }), 'greedy output of tessera-int4');
+    expect(gate.name).toContain('equals tessera-int4 alone (c=1)');
+    expect(gate).toMatchObject({ value: 1, pass: false });
+    expect(gate.context).toContain('bare-int4 (batch 1) differs on 1 of 1 prompts');
   });
 });

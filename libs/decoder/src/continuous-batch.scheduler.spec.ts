@@ -1,4 +1,6 @@
 /** @jest-environment ./libs/decoder/test/ort.environment.ts */
+import { join } from 'node:path';
+import { InferenceSession } from 'onnxruntime-node';
 import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
 import { TINY_LLAMA } from '../test/tiny-models';
 import { ContinuousBatchScheduler, type SchedulerLimits } from './continuous-batch.scheduler';
@@ -260,6 +262,71 @@ describe('ContinuousBatchScheduler', () => {
     expect(log.indexOf('two:delta')).toBeGreaterThan(log.indexOf('one:finish'));
     const huge = start(target, job('Hi', { maxTokens: 4, n: 2 }));
     await expect(huge.done).resolves.toMatchObject({ completionTokens: 8 });
+  });
+
+  describe('on an int4 graph (MatMulNBits computes a lone row differently)', () => {
+    let int4: DecoderSession;
+    /** input_ids dims of every run of the int4 graph. */
+    let runs: number[][];
+
+    beforeAll(async () => {
+      const config = await readDecoderConfig(TINY_LLAMA, 'onnx/model_q4.onnx');
+      int4 = await DecoderSession.open(join(TINY_LLAMA, config.onnxFile), config, async (path) => {
+        const ort = await InferenceSession.create(path);
+        const run = ort.run.bind(ort) as (
+          ...args: unknown[]
+        ) => Promise<InferenceSession.ReturnType>;
+        jest.spyOn(ort, 'run').mockImplementation((...args: unknown[]) => {
+          runs.push([...(args[0] as InferenceSession.FeedsType).input_ids.dims]);
+          return run(...args);
+        });
+        return ort;
+      });
+      expect(int4.graph.loneRowDiffers).toBe(true);
+    });
+    afterAll(() => int4.release());
+    beforeEach(() => (runs = []));
+
+    const int4Scheduler = (limits: Partial<SchedulerLimits> = {}) =>
+      new ContinuousBatchScheduler(
+        int4,
+        tokenizer,
+        { maxSequences: 8, kvCacheTokens: 100_000, prefillChunkTokens: 256, ...limits },
+        eos,
+        49152,
+      );
+
+    it('decodes a lone request exactly as a row of a batch (bit for bit)', async () => {
+      const choices = async (n: number, batchInvariant?: boolean) => {
+        const run = start(int4Scheduler({ batchInvariant }), job(PROMPTS[1], { n, maxTokens: 8 }));
+        await run.done;
+        return run.events.flatMap((e) =>
+          e.type === 'delta' && e.choice === 0 ? (e.logprobs ?? []).map((l) => l.logprob) : [],
+        );
+      };
+      const batched = await choices(2);
+      expect(batched).toHaveLength(8);
+      expect(await choices(1)).toEqual(batched);
+      // The difference it removes: the same request on single rows (max |Δ| ~1e-6 here).
+      expect(await choices(1, false)).not.toEqual(batched);
+    });
+
+    it('runs no step on a single position of a single row', async () => {
+      const request = (promptIds: number[]) => job('', { promptIds, maxTokens: 3 });
+      const ids = job(PROMPTS[2]).promptIds;
+      // A two-token prompt (one position to prefill); chunks of 4 that would leave one
+      // position; chunks of one.
+      for (const [limits, prompt] of [
+        [{}, ids.slice(0, 2)],
+        [{ prefillChunkTokens: 4 }, ids.slice(0, 10)],
+        [{ prefillChunkTokens: 1 }, ids.slice(0, 6)],
+      ] as const) {
+        const run = start(int4Scheduler(limits), request([...prompt]));
+        await expect(run.done).resolves.toMatchObject({ completionTokens: 3 });
+      }
+      expect(runs.length).toBeGreaterThan(10);
+      for (const dims of runs) expect(dims[0] * dims[1]).toBeGreaterThanOrEqual(2);
+    });
   });
 
   describe('with a grammar constraint', () => {

@@ -33,6 +33,12 @@ export interface SchedulerLimits {
   /** Sum of n × (prompt + max tokens) over admitted jobs. */
   readonly kvCacheTokens: number;
   readonly prefillChunkTokens: number;
+  /**
+   * On a graph whose kernels compute a lone row differently (`DecoderGraph.loneRowDiffers`),
+   * run no step on a single row, so that a request's output does not depend on whether it ran
+   * alone (default true; docs/chat.md, "Batch invariance").
+   */
+  readonly batchInvariant?: boolean;
 }
 
 interface ScheduledJob {
@@ -95,6 +101,8 @@ export class ContinuousBatchScheduler {
   private reservedSequences = 0;
   private looping = false;
   private readonly eos: ReadonlySet<number>;
+  /** No run on a single row of a single position (see `SchedulerLimits.batchInvariant`). */
+  private readonly neverAlone: boolean;
 
   constructor(
     private readonly session: DecoderSession,
@@ -106,6 +114,7 @@ export class ContinuousBatchScheduler {
     private readonly grammar?: () => Promise<ConstraintCompiler>,
   ) {
     this.eos = new Set(eosTokenIds);
+    this.neverAlone = session.graph.loneRowDiffers && (limits.batchInvariant ?? true);
   }
 
   /** Sequences in the decode batch now (for tests and metrics). */
@@ -240,7 +249,11 @@ export class ContinuousBatchScheduler {
     this.joining = [];
     this.rows = kept.map(([sequence]) => sequence);
     const sources = kept.map(([, row]) => row);
-    if (sources.length === 1 && sources[0].batch.rows === 1) {
+    if (sources.length === 1 && this.neverAlone) {
+      // A lone sequence decodes beside a copy of itself, whose logits are dropped: every row
+      // then takes the kernels' M ≥ 2 path, as in any batch.
+      this.batch = KvBatch.assemble(this.session.shape, [sources[0], sources[0]]);
+    } else if (sources.length === 1 && sources[0].batch.rows === 1) {
       // A lone sequence (e.g. the only request): its own cache becomes the batch, uncopied.
       this.batch = sources[0].batch;
     } else {
@@ -250,8 +263,9 @@ export class ContinuousBatchScheduler {
 
   private async decodeStep(batch: KvBatch): Promise<void> {
     const rows = this.rows;
-    this.tokens.length = rows.length;
-    for (let row = 0; row < rows.length; row++) this.tokens[row] = rows[row].next;
+    // Rows beyond the sequences (a lone sequence's copy) repeat the first one's input.
+    this.tokens.length = batch.rows;
+    for (let row = 0; row < batch.rows; row++) this.tokens[row] = (rows[row] ?? rows[0]).next;
     // The grammar masks of this step are computed while ONNX Runtime runs the step (off this
     // thread); the outcome is captured so a failed step is never an unhandled rejection.
     const decoding = this.session.decode(batch, this.tokens).then(
@@ -265,7 +279,7 @@ export class ContinuousBatchScheduler {
       return;
     }
     const { logits } = step;
-    const vocab = logits.length / rows.length;
+    const vocab = logits.length / batch.rows;
     for (let row = 0; row < rows.length; row++) {
       const sequence = rows[row];
       if (sequence.done) continue;
@@ -350,11 +364,16 @@ export class ContinuousBatchScheduler {
       }
       return;
     }
-    const end = Math.min(last, scheduled.prefilled + this.limits.prefillChunkTokens);
+    const end = this.chunkEnd(scheduled.prefilled, last);
     if (end > scheduled.prefilled) {
       const ids = job.promptIds.slice(scheduled.prefilled, end);
       try {
-        await this.session.prefill(cache, ids, this.imageSplice(scheduled));
+        if (this.neverAlone && ids.length === 1 && !job.images) {
+          // A prompt with one position to prefill: padded to two in the run.
+          await this.session.prefillRows(cache, [ids], 2);
+        } else {
+          await this.session.prefill(cache, ids, this.imageSplice(scheduled));
+        }
       } catch (error) {
         this.fail(scheduled, error);
         return;
@@ -366,6 +385,20 @@ export class ContinuousBatchScheduler {
     }
     scheduled.prefilled = end;
     if (end === last) this.join(scheduled, cache, 0);
+  }
+
+  /**
+   * Where the chunk from `start` ends (`last`: the prompt's last position to prefill). Where no
+   * run may be a single position (`neverAlone`), a chunk has two at least, and one that would
+   * leave a single position for the next takes it too: only a prompt's first chunk can be a
+   * single position, and that one is padded.
+   */
+  private chunkEnd(start: number, last: number): number {
+    const chunk = this.neverAlone
+      ? Math.max(2, this.limits.prefillChunkTokens)
+      : this.limits.prefillChunkTokens;
+    const end = Math.min(last, start + chunk);
+    return this.neverAlone && last - end === 1 ? last : end;
   }
 
   /** The next tile of a prompt with images through the vision encoder. */

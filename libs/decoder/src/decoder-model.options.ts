@@ -19,6 +19,12 @@ export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
   kv_cache_tokens: z.number().int().min(1).default(65536),
   /** Prompt tokens prefilled between two decode steps (chunked prefill). */
   prefill_chunk_tokens: z.number().int().min(1).default(256),
+  /**
+   * On graphs whose kernels compute a lone row differently (int4 `MatMulNBits`), never run a
+   * single row, so a request's output is the same alone as in a batch; false trades that for
+   * the lone-row kernel's speed at concurrency 1 (docs/chat.md, "Batch invariance").
+   */
+  batch_invariant: z.boolean().default(true),
   /** Most choices (`n`) one request may ask for; default 8, or max_sequences when fewer. */
   max_n: z.number().int().min(1).optional(),
   /**

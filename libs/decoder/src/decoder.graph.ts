@@ -30,6 +30,14 @@ export interface DecoderGraph {
    * into the buffer fed as its past, which the graph appends to in place (`KvBatch`).
    */
   readonly sharedCache: boolean;
+  /**
+   * The graph has kernels that compute a row differently when it is a run's only row: ONNX
+   * Runtime's `MatMulNBits` (int4) takes another path at M = 1 (rows × positions) than at
+   * M ≥ 2, where each row's result does not depend on the others (logits differ by up to 0.1
+   * on SmolLM2's int4 export). The scheduler never runs such a graph on a single row
+   * (docs/chat.md, "Batch invariance").
+   */
+  readonly loneRowDiffers: boolean;
   /** Logits rows when the graph declares them as a number. */
   readonly vocabSize?: number;
 }
@@ -44,7 +52,10 @@ const KNOWN_INPUTS = new Set([
 ]);
 /** Inputs of GroupQueryAttention exports that take the sequence lengths themselves. */
 const GQA_INPUTS = ['seqlens_k', 'total_sequence_length'];
-const GQA_OP = Buffer.from('GroupQueryAttention');
+const GQA_OP = 'GroupQueryAttention';
+const LONE_ROW_OPS = ['MatMulNBits'];
+/** The op types `describeDecoderGraph` asks `findOpTypes` about. */
+export const DECODER_OPS = [GQA_OP, ...LONE_ROW_OPS];
 
 type TensorMetadata = Extract<InferenceSession.ValueMetadata, { isTensor: true }>;
 
@@ -59,13 +70,13 @@ function tensorMetadata(
 /**
  * Reads the layout from the session; `file` names the graph in errors. `declared` is what
  * config.json says (layers, KV heads, head size), checked against the graph's own dims;
- * `groupQueryAttention`: the file has GroupQueryAttention nodes (`usesGroupQueryAttention`).
+ * `ops`: which of `DECODER_OPS` the file's nodes use (`findOpTypes`).
  */
 export function describeDecoderGraph(
   session: InferenceSession,
   file: string,
   declared: { readonly layers: number; readonly kvHeads: number; readonly headSize: number },
-  groupQueryAttention = false,
+  ops: ReadonlySet<string> = new Set(),
 ): DecoderGraph {
   const inputs = session.inputNames;
   const gqa = GQA_INPUTS.filter((name) => inputs.includes(name));
@@ -127,7 +138,8 @@ export function describeDecoderGraph(
     inputsEmbeds: !inputs.includes('input_ids'),
     useCacheBranch: inputs.includes('use_cache_branch'),
     logitsType: logitsType as KvType,
-    sharedCache: groupQueryAttention,
+    sharedCache: ops.has(GQA_OP),
+    loneRowDiffers: LONE_ROW_OPS.some((op) => ops.has(op)),
     vocabSize: typeof vocab === 'number' ? vocab : undefined,
   };
 }
@@ -141,22 +153,29 @@ function groupQueryAttentionError(file: string, evidence: string): Error {
 }
 
 /**
- * Whether a graph's nodes include the GroupQueryAttention op. Op types are plain strings in
- * the protobuf, so the file is scanned for the name (weights stored in the file are scanned too:
- * a few hundred MB at disk speed, once per worker).
+ * Which of `names` (op types) a graph's nodes use. Op types are plain strings in the protobuf,
+ * so the file is scanned for them (weights stored in the file are scanned too: a few hundred
+ * MB at disk speed, once per worker).
  */
-export async function usesGroupQueryAttention(path: string): Promise<boolean> {
+export async function findOpTypes(
+  path: string,
+  names: readonly string[],
+): Promise<ReadonlySet<string>> {
+  const wanted = names.map((name) => Buffer.from(name));
+  const found = new Set<string>();
   const handle = await open(path, 'r');
   try {
     const chunk = Buffer.alloc(8 << 20);
-    const overlap = GQA_OP.length - 1;
+    const overlap = Math.max(...wanted.map((name) => name.length)) - 1;
     let position = 0;
     let carried = 0;
     for (;;) {
       const { bytesRead } = await handle.read(chunk, carried, chunk.length - carried, position);
-      if (bytesRead === 0) return false;
+      if (bytesRead === 0) return found;
       const filled = carried + bytesRead;
-      if (chunk.subarray(0, filled).includes(GQA_OP)) return true;
+      const seen = chunk.subarray(0, filled);
+      wanted.forEach((name, i) => seen.includes(name) && found.add(names[i]));
+      if (found.size === names.length) return found;
       position += bytesRead;
       carried = Math.min(overlap, filled);
       chunk.copy(chunk, 0, filled - carried, filled);

@@ -95,6 +95,7 @@ export class DecoderModel {
         maxSequences: options.max_sequences,
         kvCacheTokens: options.kv_cache_tokens,
         prefillChunkTokens: options.prefill_chunk_tokens,
+        batchInvariant: options.batch_invariant,
         vision: vision?.graphs,
       },
       runtime: load.runtime ?? options,

@@ -237,6 +237,8 @@ export interface DecoderEngineOptions {
   readonly kvCacheTokens: number;
   /** Most prompt tokens prefilled between two decode steps. */
   readonly prefillChunkTokens: number;
+  /** No run on a single row of a graph whose kernels compute a lone row differently. */
+  readonly batchInvariant: boolean;
   /** A vision-language model (transformers.js layout): its other two graphs. */
   readonly vision?: VisionGraphs;
 }

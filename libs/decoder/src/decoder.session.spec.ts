@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { TINY_LLAMA, TINY_QWEN2 } from '../test/tiny-models';
-import { describeDecoderGraph, usesGroupQueryAttention } from './decoder.graph';
+import { DECODER_OPS, describeDecoderGraph, findOpTypes } from './decoder.graph';
 import { DecoderSession } from './decoder.session';
 import { KvBatch } from './kv.batch';
 
@@ -150,31 +150,55 @@ describe.each([
   });
 });
 
-describe('GroupQueryAttention graphs', () => {
-  it('are told apart by their nodes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gqa-'));
+describe('op types a decoder graph uses', () => {
+  const ops = (file: string) => findOpTypes(file, DECODER_OPS).then((found) => [...found].sort());
+
+  it('are found in the file, across chunk boundaries too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ops-'));
     try {
       const file = join(dir, 'model.onnx');
-      writeFileSync(file, Buffer.concat([Buffer.alloc(100), Buffer.from('GroupQueryAttention')]));
-      await expect(usesGroupQueryAttention(file)).resolves.toBe(true);
-      await expect(
-        usesGroupQueryAttention(join(TINY_LLAMA, 'onnx', 'model_gqa.onnx')),
-      ).resolves.toBe(true);
-      await expect(usesGroupQueryAttention(join(TINY_LLAMA, 'onnx', 'model.onnx'))).resolves.toBe(
-        false,
-      );
+      // The name straddles the scanner's 8 MiB chunks.
+      const gap = Buffer.alloc((8 << 20) - 5);
+      writeFileSync(file, Buffer.concat([gap, Buffer.from('GroupQueryAttention')]));
+      await expect(ops(file)).resolves.toEqual(['GroupQueryAttention']);
+      await expect(ops(join(TINY_LLAMA, 'onnx', 'model_gqa.onnx'))).resolves.toEqual([
+        'GroupQueryAttention',
+      ]);
+      await expect(ops(join(TINY_LLAMA, 'onnx', 'model_q4.onnx'))).resolves.toEqual([
+        'MatMulNBits',
+      ]);
+      await expect(ops(join(TINY_LLAMA, 'onnx', 'model.onnx'))).resolves.toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('are refused, naming the inputs, when they take the sequence lengths themselves', () => {
+  it('mark an int4 (MatMulNBits) graph as one whose lone rows differ', async () => {
+    for (const [file, differs] of [
+      ['model_q4.onnx', true],
+      ['model.onnx', false],
+    ] as const) {
+      const session = await DecoderSession.load(TINY_LLAMA, join('onnx', file));
+      try {
+        expect(session.graph.loneRowDiffers).toBe(differs);
+      } finally {
+        await session.release();
+      }
+    }
+  });
+
+  it('refuse GroupQueryAttention taking the sequence lengths themselves, naming the inputs', () => {
     const session = {
       inputNames: ['input_ids', 'seqlens_k', 'total_sequence_length'],
       outputNames: ['logits'],
     } as unknown as InferenceSession;
     expect(() =>
-      describeDecoderGraph(session, 'model.onnx', { layers: 1, kvHeads: 1, headSize: 1 }, true),
+      describeDecoderGraph(
+        session,
+        'model.onnx',
+        { layers: 1, kvHeads: 1, headSize: 1 },
+        new Set(['GroupQueryAttention']),
+      ),
     ).toThrow(
       /model\.onnx uses GroupQueryAttention with seqlens_k, total_sequence_length as graph inputs/,
     );

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { readDecoderConfig } from './decoder.config';
-import { describeDecoderGraph, usesGroupQueryAttention, type DecoderGraph } from './decoder.graph';
+import { DECODER_OPS, describeDecoderGraph, findOpTypes, type DecoderGraph } from './decoder.graph';
 import { float16ToFloat32 } from './float16.convert';
 import { KvBatch, type KvArray, type KvShape } from './kv.batch';
 import type { ImageSplice, VisionSessions } from './vision/vision.session';
@@ -74,10 +74,10 @@ export class DecoderSession {
     create: (path: string) => Promise<InferenceSession>,
     vision?: VisionSessions,
   ): Promise<DecoderSession> {
-    const groupQueryAttention = await usesGroupQueryAttention(path);
+    const ops = await findOpTypes(path, DECODER_OPS);
     const session = await create(path);
     try {
-      const graph = describeDecoderGraph(session, path, declared, groupQueryAttention);
+      const graph = describeDecoderGraph(session, path, declared, ops);
       return new DecoderSession(session, graph, vision);
     } catch (error) {
       await session.release();
@@ -106,11 +106,15 @@ export class DecoderSession {
    * run on the side the cache is padded (left: their pad positions become holes of the cache,
    * like the padding of a batch; right: they lie beyond the rows' lengths).
    */
-  async prefillRows(cache: KvBatch, prompts: readonly (readonly number[])[]): Promise<void> {
+  async prefillRows(
+    cache: KvBatch,
+    prompts: readonly (readonly number[])[],
+    minStep = 1,
+  ): Promise<void> {
     if (cache.past !== 0 || cache.rows !== prompts.length) {
       throw new Error(`prefillRows takes an empty cache of ${prompts.length} rows`);
     }
-    const step = Math.max(1, ...prompts.map((ids) => ids.length));
+    const step = Math.max(minStep, ...prompts.map((ids) => ids.length));
     const left = this.shape.padding === 'left';
     const tokens = prompts.flatMap((ids) => {
       const pads = new Array<number>(step - ids.length).fill(0);
