@@ -39,11 +39,18 @@ describe('ContinuousBatchScheduler', () => {
   function scheduler(
     limits: Partial<SchedulerLimits> = {},
     grammar?: () => Promise<ConstraintCompiler>,
+    on: DecoderSession = session,
   ): ContinuousBatchScheduler {
     return new ContinuousBatchScheduler(
-      session,
+      on,
       tokenizer,
-      { maxSequences: 8, kvCacheTokens: 100_000, prefillChunkTokens: 256, ...limits },
+      {
+        maxSequences: 8,
+        kvCacheTokens: 100_000,
+        prefillChunkTokens: 256,
+        batchInvariant: true,
+        ...limits,
+      },
       eos,
       49152,
       grammar,
@@ -288,16 +295,10 @@ describe('ContinuousBatchScheduler', () => {
     beforeEach(() => (runs = []));
 
     const int4Scheduler = (limits: Partial<SchedulerLimits> = {}) =>
-      new ContinuousBatchScheduler(
-        int4,
-        tokenizer,
-        { maxSequences: 8, kvCacheTokens: 100_000, prefillChunkTokens: 256, ...limits },
-        eos,
-        49152,
-      );
+      scheduler(limits, undefined, int4);
 
     it('decodes a lone request exactly as a row of a batch (bit for bit)', async () => {
-      const choices = async (n: number, batchInvariant?: boolean) => {
+      const choices = async (n: number, batchInvariant = true) => {
         const run = start(int4Scheduler({ batchInvariant }), job(PROMPTS[1], { n, maxTokens: 8 }));
         await run.done;
         return run.events.flatMap((e) =>

@@ -36,9 +36,9 @@ export interface SchedulerLimits {
   /**
    * On a graph whose kernels compute a lone row differently (`DecoderGraph.loneRowDiffers`),
    * run no step on a single row, so that a request's output does not depend on whether it ran
-   * alone (default true; docs/chat.md, "Batch invariance").
+   * alone (docs/chat.md, "Batch invariance").
    */
-  readonly batchInvariant?: boolean;
+  readonly batchInvariant: boolean;
 }
 
 interface ScheduledJob {
@@ -114,7 +114,7 @@ export class ContinuousBatchScheduler {
     private readonly grammar?: () => Promise<ConstraintCompiler>,
   ) {
     this.eos = new Set(eosTokenIds);
-    this.neverAlone = session.graph.loneRowDiffers && (limits.batchInvariant ?? true);
+    this.neverAlone = session.graph.loneRowDiffers && limits.batchInvariant;
   }
 
   /** Sequences in the decode batch now (for tests and metrics). */

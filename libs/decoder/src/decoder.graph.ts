@@ -174,7 +174,9 @@ export async function findOpTypes(
       if (bytesRead === 0) return found;
       const filled = carried + bytesRead;
       const seen = chunk.subarray(0, filled);
-      wanted.forEach((name, i) => seen.includes(name) && found.add(names[i]));
+      for (const [i, name] of wanted.entries()) {
+        if (!found.has(names[i]) && seen.includes(name)) found.add(names[i]);
+      }
       if (found.size === names.length) return found;
       position += bytesRead;
       carried = Math.min(overlap, filled);
