@@ -229,6 +229,15 @@ describe('SIGTERM to a service', () => {
         (event.data as { choices?: { finish_reason?: string | null }[] }).choices?.[0]
           ?.finish_reason,
     );
+    if (!finish.some((reason) => reason === 'length' || reason === 'stop')) {
+      // What CI shows when this fails: how the stream ended and what the services logged.
+      console.log('faults: SIGTERM stream', {
+        events: long.events.length,
+        last: long.events.slice(-2),
+        endedAfterMs: long.endedAt - signalledAt,
+        log: output.slice(-4000),
+      });
+    }
     expect(finish).toContainEqual(expect.stringMatching(/^(length|stop)$/));
     expect(long.events.at(-1)?.data).toBe('[DONE]');
     expect(long.events.filter((event) => (event.data as { error?: unknown }).error)).toEqual([]);

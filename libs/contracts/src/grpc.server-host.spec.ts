@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { EmbedResponse } from './generated/tessera/v1/EmbedResponse';
 import { checkServing, createHealthClient } from './grpc.health-client';
-import { CLIENT_CHANNEL_OPTIONS } from './grpc.options';
+import { CLIENT_CHANNEL_OPTIONS, SERVER_CHANNEL_OPTIONS } from './grpc.options';
 import { loadService } from './grpc.package';
 import { GrpcServerHost } from './grpc.server-host';
 
@@ -35,6 +35,71 @@ describe('GrpcServerHost', () => {
       client.close();
       health.close();
       await host.close(100);
+    }
+  });
+
+  it('lets a call in flight finish when closed, whatever keepalive pings fall in the drain', async () => {
+    // Keepalive pings every 50 ms on both sides: a ping sent on a connection that has begun
+    // its graceful close (GOAWAY) fails, and grpc-js then drops the connection with the calls
+    // still on it (grpc/grpc-node#3068). The drain must not close connections under a call.
+    const keepalive = { 'grpc.keepalive_time_ms': 50, 'grpc.keepalive_permit_without_calls': 1 };
+    const host = new GrpcServerHost(
+      'embeddings',
+      {
+        Embed: (_call: unknown, callback: grpc.sendUnaryData<EmbedResponse>) =>
+          setTimeout(() => callback(null, { model: 'late', embeddings: [] }), 600),
+      },
+      { ...SERVER_CHANNEL_OPTIONS, ...keepalive },
+    );
+    const port = await host.listen('127.0.0.1', 0);
+    host.setServing(true);
+    const Embeddings = loadService('embeddings');
+    const client = new Embeddings(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+      ...CLIENT_CHANNEL_OPTIONS,
+      ...keepalive,
+    });
+    try {
+      const answer = new Promise<{ code: grpc.status; model?: string }>((resolve) =>
+        client.Embed(
+          { model: 'm', inputs: [] },
+          (error: grpc.ServiceError | null, response?: EmbedResponse) =>
+            resolve(
+              error ? { code: error.code } : { code: grpc.status.OK, model: response!.model },
+            ),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the call is at the handler
+      const closing = host.close(5_000);
+      await expect(answer).resolves.toEqual({ code: grpc.status.OK, model: 'late' });
+      await closing;
+    } finally {
+      client.close();
+    }
+  });
+
+  it('cuts a call still running when the grace runs out', async () => {
+    const host = new GrpcServerHost('embeddings', { Embed: () => undefined }); // never answers
+    const port = await host.listen('127.0.0.1', 0);
+    host.setServing(true);
+    const Embeddings = loadService('embeddings');
+    const client = new Embeddings(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+      CLIENT_CHANNEL_OPTIONS,
+    );
+    try {
+      const answer = new Promise<grpc.status>((resolve) =>
+        client.Embed({ model: 'm', inputs: [] }, (error: grpc.ServiceError | null) =>
+          resolve(error ? error.code : grpc.status.OK),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = Date.now();
+      await host.close(300);
+      expect(Date.now() - started).toBeLessThan(5_000); // the grace, not the call, ends it
+      expect(await answer).not.toBe(grpc.status.OK);
+    } finally {
+      client.close();
     }
   });
 });
