@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChannelOptions } from '@grpc/grpc-js';
 import type { Options } from '@grpc/proto-loader';
+import { CAPABILITIES, qualifiedServiceName } from './capability';
 
 export const PROTO_LOADER_OPTIONS: Options = {
   keepCase: true,
@@ -50,6 +51,12 @@ export const SERVER_CHANNEL_OPTIONS: ChannelOptions = {
  * Reconnects to a lost upstream are tried at least every second: grpc-js's default backoff
  * (1 s growing ×1.6 up to 120 s) left the gateway answering 503 for ~9 s after a restarted
  * service was ready again. A refused connection to loopback or a pod IP costs next to nothing.
+ * A capability call answered UNAVAILABLE before any answer came (a replica that is draining or
+ * still loading refuses calls so; or none was reachable) is retried, twice at most, by grpc-js
+ * on the next address: a draining replica keeps its connections open until its own calls end
+ * (grpc.server-host.ts), so the retry is what moves new calls to the other replicas. grpc-js
+ * never retries a call once answer messages came, nor one whose request outgrew its retry
+ * buffer (256 KiB).
  */
 export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
@@ -60,7 +67,21 @@ export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.dns_min_time_between_resolutions_ms': 5_000,
   'grpc.initial_reconnect_backoff_ms': 250,
   'grpc.max_reconnect_backoff_ms': 1_000,
-  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.service_config': JSON.stringify({
+    loadBalancingConfig: [{ round_robin: {} }],
+    methodConfig: [
+      {
+        name: CAPABILITIES.map((capability) => ({ service: qualifiedServiceName(capability) })),
+        retryPolicy: {
+          maxAttempts: 3,
+          initialBackoff: '0.01s',
+          maxBackoff: '0.1s',
+          backoffMultiplier: 2,
+          retryableStatusCodes: ['UNAVAILABLE'],
+        },
+      },
+    ],
+  }),
 };
 
 /** `host:port` → `dns:///host:port`, so grpc-js resolves every address and balances over them. */

@@ -102,4 +102,56 @@ describe('GrpcServerHost', () => {
       client.close();
     }
   });
+
+  it('sends no new call to a replica while it drains: the client retries them on another', async () => {
+    // Two replicas behind one round_robin channel (a headless Service's addresses), each with a
+    // slow call in flight. While the first drains (its slow call still running, its connection
+    // kept open), every new call must still succeed: refused by the draining one (UNAVAILABLE,
+    // before any handler ran), then retried by the channel on the other.
+    const served: string[] = [];
+    const replica = (name: string) =>
+      new GrpcServerHost('embeddings', {
+        Embed: (
+          call: grpc.ServerUnaryCall<{ model: string }, EmbedResponse>,
+          callback: grpc.sendUnaryData<EmbedResponse>,
+        ) => {
+          served.push(name);
+          const delay = call.request.model === 'slow' ? 800 : 0;
+          setTimeout(() => callback(null, { model: name, embeddings: [] }), delay);
+        },
+      });
+    const replicas = [replica('a'), replica('b')];
+    const ports = await Promise.all(replicas.map((host) => host.listen('127.0.0.1', 0)));
+    for (const host of replicas) host.setServing(true);
+    const Embeddings = loadService('embeddings');
+    const client = new Embeddings(
+      `ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`,
+      grpc.credentials.createInsecure(),
+      CLIENT_CHANNEL_OPTIONS,
+    );
+    const embed = (model: string) =>
+      new Promise<string>((resolve) =>
+        client.Embed(
+          { model, inputs: [] },
+          (error: grpc.ServiceError | null, response?: EmbedResponse) =>
+            resolve(error ? `error ${error.code}` : response!.model),
+        ),
+      );
+    try {
+      // Both connections up before the slow calls, so round_robin puts one on each replica.
+      await embed('warm');
+      await embed('warm');
+      const slow = [embed('slow'), embed('slow')];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const draining = replicas[0].close(5_000);
+      const during: string[] = [];
+      for (let i = 0; i < 10; i++) during.push(await embed('quick'));
+      expect(during).toEqual(Array(10).fill('b'));
+      expect((await Promise.all(slow)).sort()).toEqual(['a', 'b']);
+      await draining;
+    } finally {
+      client.close();
+      await replicas[1].close(100);
+    }
+  });
 });

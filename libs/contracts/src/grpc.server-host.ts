@@ -6,8 +6,9 @@
 // Closing drains without closing connections under a call: grpc-js' graceful close sends
 // GOAWAY at once, and a keepalive ping that either side sends after it fails and makes grpc-js
 // drop the connection with the calls still on it (grpc/grpc-node#2624, #3068, open in 1.14.7).
-// So the port stays open while the calls in flight finish (new ones answered UNAVAILABLE), and
-// only then does the server shut down.
+// So the port stays open while the calls in flight finish (new ones answered UNAVAILABLE, which
+// the gateway's channel retries on another replica: CLIENT_CHANNEL_OPTIONS), and only then does
+// the server shut down.
 import { EventEmitter, once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
