@@ -5,6 +5,27 @@ import { CLIENT_CHANNEL_OPTIONS, SERVER_CHANNEL_OPTIONS } from './grpc.options';
 import { loadService } from './grpc.package';
 import { GrpcServerHost } from './grpc.server-host';
 
+type EmbeddingsClient = InstanceType<ReturnType<typeof loadService<'embeddings'>>>;
+
+function embeddingsClient(target: string, options = CLIENT_CHANNEL_OPTIONS): EmbeddingsClient {
+  const Embeddings = loadService('embeddings');
+  return new Embeddings(target, grpc.credentials.createInsecure(), options);
+}
+
+/** One Embed call: its status code, and the model the answer names when it succeeded. */
+function embed(
+  client: EmbeddingsClient,
+  model = 'm',
+): Promise<{ code: grpc.status; model?: string }> {
+  return new Promise((resolve) =>
+    client.Embed(
+      { model, inputs: [] },
+      (error: grpc.ServiceError | null, response?: EmbedResponse) =>
+        resolve(error ? { code: error.code } : { code: grpc.status.OK, model: response!.model }),
+    ),
+  );
+}
+
 describe('GrpcServerHost', () => {
   it("answers the capability's methods with UNAVAILABLE until it is serving, health always", async () => {
     const host = new GrpcServerHost('embeddings', {
@@ -12,25 +33,17 @@ describe('GrpcServerHost', () => {
         callback(null, { model: 'm', embeddings: [] }),
     });
     const port = await host.listen('127.0.0.1', 0);
-    const Embeddings = loadService('embeddings');
-    const client = new Embeddings(
-      `127.0.0.1:${port}`,
-      grpc.credentials.createInsecure(),
-      CLIENT_CHANNEL_OPTIONS,
-    );
+    const client = embeddingsClient(`127.0.0.1:${port}`);
     const health = createHealthClient(`127.0.0.1:${port}`, CLIENT_CHANNEL_OPTIONS);
-    const embed = () =>
-      new Promise<grpc.status>((resolve) =>
-        client.Embed({ model: 'm', inputs: [] }, (error) => resolve(error ? error.code : 0)),
-      );
+    const code = async () => (await embed(client)).code;
     try {
-      expect(await embed()).toBe(grpc.status.UNAVAILABLE);
+      expect(await code()).toBe(grpc.status.UNAVAILABLE);
       expect(await checkServing(health, 'tessera.v1.Embeddings', 2000)).toBe(false);
       host.setServing(true);
-      expect(await embed()).toBe(grpc.status.OK);
+      expect(await code()).toBe(grpc.status.OK);
       expect(await checkServing(health, 'tessera.v1.Embeddings', 2000)).toBe(true);
       host.setServing(false);
-      expect(await embed()).toBe(grpc.status.UNAVAILABLE);
+      expect(await code()).toBe(grpc.status.UNAVAILABLE);
     } finally {
       client.close();
       health.close();
@@ -53,21 +66,12 @@ describe('GrpcServerHost', () => {
     );
     const port = await host.listen('127.0.0.1', 0);
     host.setServing(true);
-    const Embeddings = loadService('embeddings');
-    const client = new Embeddings(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    const client = embeddingsClient(`127.0.0.1:${port}`, {
       ...CLIENT_CHANNEL_OPTIONS,
       ...keepalive,
     });
     try {
-      const answer = new Promise<{ code: grpc.status; model?: string }>((resolve) =>
-        client.Embed(
-          { model: 'm', inputs: [] },
-          (error: grpc.ServiceError | null, response?: EmbedResponse) =>
-            resolve(
-              error ? { code: error.code } : { code: grpc.status.OK, model: response!.model },
-            ),
-        ),
-      );
+      const answer = embed(client);
       await new Promise((resolve) => setTimeout(resolve, 100)); // the call is at the handler
       const closing = host.close(5_000);
       await expect(answer).resolves.toEqual({ code: grpc.status.OK, model: 'late' });
@@ -81,23 +85,14 @@ describe('GrpcServerHost', () => {
     const host = new GrpcServerHost('embeddings', { Embed: () => undefined }); // never answers
     const port = await host.listen('127.0.0.1', 0);
     host.setServing(true);
-    const Embeddings = loadService('embeddings');
-    const client = new Embeddings(
-      `127.0.0.1:${port}`,
-      grpc.credentials.createInsecure(),
-      CLIENT_CHANNEL_OPTIONS,
-    );
+    const client = embeddingsClient(`127.0.0.1:${port}`);
     try {
-      const answer = new Promise<grpc.status>((resolve) =>
-        client.Embed({ model: 'm', inputs: [] }, (error: grpc.ServiceError | null) =>
-          resolve(error ? error.code : grpc.status.OK),
-        ),
-      );
+      const answer = embed(client);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const started = Date.now();
       await host.close(300);
       expect(Date.now() - started).toBeLessThan(5_000); // the grace, not the call, ends it
-      expect(await answer).not.toBe(grpc.status.OK);
+      expect((await answer).code).not.toBe(grpc.status.OK);
     } finally {
       client.close();
     }
@@ -108,14 +103,12 @@ describe('GrpcServerHost', () => {
     // slow call in flight. While the first drains (its slow call still running, its connection
     // kept open), every new call must still succeed: refused by the draining one (UNAVAILABLE,
     // before any handler ran), then retried by the channel on the other.
-    const served: string[] = [];
     const replica = (name: string) =>
       new GrpcServerHost('embeddings', {
         Embed: (
           call: grpc.ServerUnaryCall<{ model: string }, EmbedResponse>,
           callback: grpc.sendUnaryData<EmbedResponse>,
         ) => {
-          served.push(name);
           const delay = call.request.model === 'slow' ? 800 : 0;
           setTimeout(() => callback(null, { model: name, embeddings: [] }), delay);
         },
@@ -123,31 +116,19 @@ describe('GrpcServerHost', () => {
     const replicas = [replica('a'), replica('b')];
     const ports = await Promise.all(replicas.map((host) => host.listen('127.0.0.1', 0)));
     for (const host of replicas) host.setServing(true);
-    const Embeddings = loadService('embeddings');
-    const client = new Embeddings(
-      `ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`,
-      grpc.credentials.createInsecure(),
-      CLIENT_CHANNEL_OPTIONS,
-    );
-    const embed = (model: string) =>
-      new Promise<string>((resolve) =>
-        client.Embed(
-          { model, inputs: [] },
-          (error: grpc.ServiceError | null, response?: EmbedResponse) =>
-            resolve(error ? `error ${error.code}` : response!.model),
-        ),
-      );
+    const client = embeddingsClient(`ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`);
     try {
       // Both connections up before the slow calls, so round_robin puts one on each replica.
-      await embed('warm');
-      await embed('warm');
-      const slow = [embed('slow'), embed('slow')];
+      await embed(client, 'warm');
+      await embed(client, 'warm');
+      const slow = [embed(client, 'slow'), embed(client, 'slow')];
       await new Promise((resolve) => setTimeout(resolve, 100));
       const draining = replicas[0].close(5_000);
-      const during: string[] = [];
-      for (let i = 0; i < 10; i++) during.push(await embed('quick'));
-      expect(during).toEqual(Array(10).fill('b'));
-      expect((await Promise.all(slow)).sort()).toEqual(['a', 'b']);
+      const during: { code: grpc.status; model?: string }[] = [];
+      for (let i = 0; i < 10; i++) during.push(await embed(client, 'quick'));
+      expect(during).toEqual(Array(10).fill({ code: grpc.status.OK, model: 'b' }));
+      const answers = await Promise.all(slow);
+      expect(answers.map((answer) => answer.model).sort()).toEqual(['a', 'b']);
       await draining;
     } finally {
       client.close();
