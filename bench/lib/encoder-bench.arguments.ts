@@ -18,6 +18,8 @@ export interface EncoderBenchArguments<S extends EncoderBenchSettings = EncoderB
   readonly concurrency: number[];
   readonly rounds: number;
   readonly requestsPerRound: number;
+  /** Requests per side before the first level's rounds (see usage). */
+  readonly warmupRequests: number;
   readonly settings: S;
   /** intraOpNumThreads of the reference's session; undefined keeps transformers.js' default. */
   readonly directThreads?: number;
@@ -44,6 +46,9 @@ function usage(definition: EncoderBenchDefinition<EncoderBenchSettings>): string
   --concurrency 1,8,32      closed-loop concurrency levels
   --rounds 7                interleaved reference/service rounds per level (>= 1)
   --requests 160            requests per side per round
+  --warmup 2000             requests per side before the first level's rounds: V8 keeps
+                            compiling the gateway's request path for ~2,000 requests at c=1
+                            (--trace-opt), and a side still being compiled is not measured
   --workers N --intra-op-threads N --max-batch-tokens N --max-batch-wait-ms N
   --max-batch-items N       the bench model's options in the service's models file
   --direct-threads N        intraOpNumThreads of the reference pipeline (default: ORT's)
@@ -73,6 +78,7 @@ export function parseEncoderBenchArguments<S extends EncoderBenchSettings>(
       concurrency: { type: 'string', default: '1,8,32' },
       rounds: { type: 'string', default: '7' },
       requests: { type: 'string', default: '160' },
+      warmup: { type: 'string', default: '2000' },
       workers: { type: 'string' },
       'intra-op-threads': { type: 'string' },
       'max-batch-tokens': { type: 'string' },
@@ -115,6 +121,7 @@ export function parseEncoderBenchArguments<S extends EncoderBenchSettings>(
     concurrency,
     rounds: positive('rounds', values.rounds) ?? 7,
     requestsPerRound: positive('requests', values.requests) ?? 160,
+    warmupRequests: positive('warmup', values.warmup, true) ?? 2000,
     settings,
     directThreads: positive('direct-threads', values['direct-threads']),
     label: values.label,

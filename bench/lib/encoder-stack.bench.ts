@@ -228,8 +228,14 @@ export async function runEncoderBench<
         }),
     });
     const measured: Array<[number, RoundRecord[]]> = [];
-    for (const concurrency of args.concurrency) {
-      const plan = { concurrency, rounds: args.rounds, requestsPerRound: args.requestsPerRound };
+    for (const [index, concurrency] of args.concurrency.entries()) {
+      const plan = {
+        concurrency,
+        rounds: args.rounds,
+        requestsPerRound: args.requestsPerRound,
+        // The processes stay up between levels, and with them what the JIT compiled.
+        warmupRequests: index === 0 ? args.warmupRequests : 0,
+      };
       measured.push([concurrency, await benchLevel(context, plan, runners(concurrency), log)]);
     }
     const ceilingGflops = Math.max(...ceilingProbes);
@@ -270,8 +276,9 @@ export async function runEncoderBench<
         meanTokens: round(meanTokens, 1),
         requestsPerRound: args.requestsPerRound,
         rounds: args.rounds,
+        warmupRequests: args.warmupRequests,
         order:
-          'per level: warm-up every side, then rounds rotating which side goes first (direct/service, service/direct; with the relay direct/service/relay, service/relay/direct, …)',
+          'per level: warm-up every side (the first level: --warmup requests), then rounds rotating which side goes first (direct/service, service/direct; with the relay direct/service/relay, service/relay/direct, …)',
         client: bench.describe.client,
       },
       correctness,
