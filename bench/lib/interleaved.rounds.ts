@@ -43,8 +43,8 @@ export interface LevelPlan {
   readonly concurrency: number;
   readonly rounds: number;
   readonly requestsPerRound: number;
-  /** Requests per side before the rounds; at least enough to open every connection. */
-  readonly warmupRequests?: number;
+  /** Requests per side before the rounds (raised to enough to open every connection). */
+  readonly warmupRequests: number;
 }
 
 async function measure(
@@ -109,7 +109,7 @@ export async function benchLevel(
     const probe = await probeMatMulCeiling([cpus().length]);
     context.ceilingProbes.push(probe.gflopsByThreads[String(cpus().length)]);
     // Warm-up: every connection opened, JIT warm, ORT thread pools and arenas sized.
-    const warmup = Math.max(32, 2 * concurrency, plan.warmupRequests ?? 0);
+    const warmup = Math.max(32, 2 * concurrency, plan.warmupRequests);
     for (const side of sideNames) {
       await measure(context, side, runnerOf(side), concurrency, warmup, -1);
     }
