@@ -21,6 +21,7 @@ import { expandImagePlaceholders, type TileGrid } from './idefics3.prompt';
 import type { ImageEngineTypes } from './image.engine';
 import { planImages, type ImagePart } from './image.plan';
 import { ImagesInFlightGate } from './images-in-flight.gate';
+import { PromptTiles } from './prompt-tiles.buffer';
 import type { VisionConfig } from './vision.config';
 
 /** The pool's own failures (cancel, deadline, full queue, no worker): not the image's fault. */
@@ -113,12 +114,14 @@ export class VisionPrompt {
     plan: PlannedPrompt,
     bounds: WorkBounds,
   ): Promise<{ promptIds: number[]; images: ImageTiles }> {
-    const processed = await Promise.all(plan.parts.map((part) => this.process(part, bounds)));
-    const planned = processed.every(
-      (image, i) => image.rows === plan.grids[i].rows && image.cols === plan.grids[i].cols,
+    const tiles = new PromptTiles(plan.grids, this.config.processor.max_image_size.longest_edge);
+    await Promise.all(
+      plan.parts.map(async (part, i) => tiles.put(i, await this.process(part, bounds))),
     );
-    const promptIds = planned ? plan.promptIds : this.tokenize(tokenizer, messages, processed);
-    return { promptIds, images: concatTiles(processed) };
+    const promptIds = tiles.planned
+      ? plan.promptIds
+      : this.tokenize(tokenizer, messages, tiles.processedGrids);
+    return { promptIds, images: tiles.tiles() };
   }
 
   private tokenize(
@@ -148,15 +151,4 @@ export class VisionPrompt {
       throw new ImageDecodeError(param, error);
     }
   }
-}
-
-function concatTiles(images: readonly ProcessedImage[]): ImageTiles {
-  const tiles = images.reduce((sum, image) => sum + image.tiles, 0);
-  const pixelValues = new Float32Array(images.reduce((sum, i) => sum + i.pixelValues.length, 0));
-  let at = 0;
-  for (const image of images) {
-    pixelValues.set(image.pixelValues, at);
-    at += image.pixelValues.length;
-  }
-  return { pixelValues, tiles, side: images[0].side };
 }
