@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { blankPng, pngHeaderOnly } from '@tessera/testing';
 import { readImageSize } from './image-header.reader';
 
 const IMAGES = join(__dirname, '../../../../test/fixtures/models/tiny-smolvlm/images');
 
 /** A 37 × 23 picture in each format and flavour the reader tells apart. */
-const encoders: Record<string, (image: sharp.Sharp) => sharp.Sharp> = {
+const encoders: Record<string, (image: Sharp) => Sharp> = {
   png: (image) => image.png(),
   'jpeg (with exif before the frame header)': (image) => image.jpeg().withExif({ IFD0: {} }),
   'progressive jpeg': (image) => image.jpeg({ progressive: true }),
