@@ -174,12 +174,12 @@ export class DecoderModel {
         const transfer = job.images ? [job.images.pixelValues.buffer as ArrayBuffer] : [];
         const stream = pool.stream(job, { ...bounds, transfer });
         for await (const event of toolCalls ? withToolCalls(stream, toolCalls) : stream) {
-          // The first event comes once the prompt is prefilled: its tiles are no longer needed.
-          release?.();
           if (event.type === 'grammar') {
             grammar = { cacheHit: event.cacheHit, compileMs: event.compileMs };
             continue;
           }
+          // The first output comes once the prompt is prefilled: its tiles are no longer needed.
+          release?.();
           if (event.type === 'finish') completionTokens += event.completionTokens;
           yield event;
         }
