@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type OpenAI from 'openai';
 import { DEFAULT_IMAGE_INPUTS } from '@tessera/config';
-import { startImageServer, type ImageServer } from '@tessera/testing';
+import { blankPng, pngHeaderOnly, startImageServer, type ImageServer } from '@tessera/testing';
 import { useChatStack } from './support/chat-stack';
+import { expectOpenAIError } from './support/openai-error.expect';
 import { expectSchema } from './support/openai-schemas';
 
 const VLM = 'tiny-smolvlm';
@@ -231,5 +232,65 @@ describe('image input (tiny-smolvlm)', () => {
       param: 'messages[0].content[1].image_url',
       code: 'invalid_image',
     });
+  });
+
+  /** The 400 a request with these png parts (after a text part) gets, as status and body. */
+  const refusal = async (pngs: Buffer[], detail: Detail = 'auto') => {
+    const error = await client()
+      .chat.completions.create({
+        model: VLM,
+        max_tokens: 16,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Compare these' },
+              ...pngs.map((png) => ({
+                type: 'image_url' as const,
+                image_url: { url: `data:image/png;base64,${png.toString('base64')}`, detail },
+              })),
+            ],
+          },
+        ],
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { status: number; error: unknown },
+      );
+    return { status: error?.status ?? 200, body: { error: error?.error } };
+  };
+
+  it('refuses images that cannot fit the context from their headers, decoding none', async () => {
+    // Eight 2048 × 2048 images are 8 × 17 tiles of 64 image tokens: past tiny-smolvlm's 8192.
+    // Their pngs end after the header (no pixel data): had any been decoded, the answer would
+    // be invalid_image.
+    const header = pngHeaderOnly(2048, 2048);
+    expectOpenAIError(await refusal(Array.from({ length: 8 }, () => header)), 400, {
+      param: 'messages',
+      code: 'context_length_exceeded',
+      message: /maximum context length is 8192 tokens/,
+    });
+  });
+
+  it("refuses eight 6900 × 6900 pngs (46 KB each) at once by the model's pixel bound", async () => {
+    // Just under the 48 Mpx cap each: decoding and tiling all eight took 34 s before the
+    // context check refused them. Now the second one passes max_image_pixels_per_request
+    // (64 Mpx) from its header, before anything is decoded; the same at detail low, where the
+    // image tokens would fit the context.
+    const blank = blankPng(6900, 6900);
+    for (const detail of ['auto', 'low'] as const) {
+      expectOpenAIError(
+        await refusal(
+          Array.from({ length: 8 }, () => blank),
+          detail,
+        ),
+        400,
+        {
+          param: 'messages[0].content[2].image_url',
+          code: 'invalid_image',
+          message: /at most 64000000 pixels per request/,
+        },
+      );
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   GrammarCompileError,
   ImageDecodeError,
   ImagePlaceholderError,
+  ImageTooLargeError,
   LogitBiasTokenError,
   toolsActive,
   type ChatGeneration,
@@ -209,6 +210,12 @@ function refusalOf(error: unknown, generation?: ChatGeneration): unknown {
     });
   }
   if (error instanceof ImageDecodeError) {
+    return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
+      param: error.param,
+      code: 'invalid_image',
+    });
+  }
+  if (error instanceof ImageTooLargeError) {
     return new GrpcStatusError(status.INVALID_ARGUMENT, error.message, {
       param: error.param,
       code: 'invalid_image',

@@ -34,6 +34,16 @@ export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
   tool_call_format: z
     .enum(TOOL_CALL_FORMATS as [ToolCallFormatName, ...ToolCallFormatName[]])
     .optional(),
+  /**
+   * A vision model's bound on the pixels of one request's images together, checked from their
+   * headers before any is decoded (decoding and resizing cost ~0.1 s a megapixel on one core).
+   */
+  max_image_pixels_per_request: z.number().int().min(1).default(64_000_000),
+  /**
+   * A vision model's bound on images held at once, from before they are decoded until their
+   * request's prompt is prefilled; a request that would pass it is refused (429).
+   */
+  max_images_in_flight: z.number().int().min(1).default(8),
 })
   .strict()
   .refine((options) => options.max_n === undefined || options.max_n <= options.max_sequences, {

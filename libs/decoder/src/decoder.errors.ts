@@ -79,6 +79,22 @@ export class ImageDecodeError extends Error {
   }
 }
 
+/**
+ * An image part refused from its header, before anything is decoded: more pixels than one image
+ * may have, or than the request's images may have together.
+ */
+export class ImageTooLargeError extends Error {
+  override readonly name = 'ImageTooLargeError';
+
+  constructor(
+    /** The part, as OpenAI names it: `messages[i].content[j].image_url`. */
+    readonly param: string,
+    reason: string,
+  ) {
+    super(`Invalid '${param}': ${reason}.`);
+  }
+}
+
 /** The chat template's image placeholders do not match the image parts (client text holds one). */
 export class ImagePlaceholderError extends Error {
   override readonly name = 'ImagePlaceholderError';

@@ -54,6 +54,12 @@ export type GenerationStream = AsyncIterable<GenerationEvent> & {
   readonly promptTokens: Promise<number>;
 };
 
+/** A job ready for the workers and what lets go of what it holds until its prompt is prefilled. */
+interface PreparedJob {
+  readonly job: GenerateJob;
+  readonly release?: () => void;
+}
+
 const DECODER_ENGINE = engineModule<DecoderEngineTypes>(__dirname, 'decoder.engine');
 
 export class DecoderModel {
@@ -104,7 +110,12 @@ export class DecoderModel {
       onWarning: load.onWarning,
     });
     await pool.start();
-    const images = vision ? await VisionPrompt.start(modelDir, vision) : undefined;
+    const images = vision
+      ? await VisionPrompt.start(modelDir, vision, {
+          maxPixelsPerRequest: options.max_image_pixels_per_request,
+          maxImagesInFlight: options.max_images_in_flight,
+        })
+      : undefined;
     return new DecoderModel(
       pool,
       tokenizer,
@@ -127,14 +138,16 @@ export class DecoderModel {
    * Renders and tokenizes the prompt, checks it against the model (context, logit_bias ids) —
    * throwing ContextLengthExceededError or LogitBiasTokenError before anything is queued — and
    * starts the generation when the stream is first read. Leaving the stream early cancels it.
-   * With images, the preprocessing (image worker) and those checks happen when the stream is
-   * first read, and their errors (ImageDecodeError too) come from reading it.
+   * With images, those checks are made from the images' headers before any is decoded, the
+   * images are admitted within the model's bound on images in flight, then preprocessed (image
+   * worker); every error of theirs (ImageDecodeError, ImageTooLargeError, QueueFullError too)
+   * comes from reading the stream.
    */
   generate(generation: ChatGeneration, bounds: WorkBounds = {}): GenerationStream {
-    const ready =
+    const ready: PreparedJob | Promise<PreparedJob> =
       imageParts(generation.messages).length > 0
         ? this.prepareWithImages(generation, bounds)
-        : this.prepare(generation);
+        : { job: this.prepare(generation) };
     if (ready instanceof Promise) ready.catch(() => undefined);
     const pool = this.pool;
     // With tools in play, each choice's text is parsed into content and tool calls.
@@ -150,8 +163,11 @@ export class DecoderModel {
     async function* events(): AsyncGenerator<GenerationEvent> {
       let completionTokens = 0;
       let grammar: GenerationUsage['grammar'];
+      let release: (() => void) | undefined;
       try {
-        const job = await ready;
+        const prepared = await ready;
+        release = prepared.release;
+        const { job } = prepared;
         const promptTokens = job.promptIds.length;
         tokenized(promptTokens);
         // The tiles are moved to the worker, not copied (the job is not read here again).
@@ -162,6 +178,8 @@ export class DecoderModel {
             grammar = { cacheHit: event.cacheHit, compileMs: event.compileMs };
             continue;
           }
+          // The first output comes once the prompt is prefilled: its tiles are no longer needed.
+          release?.();
           if (event.type === 'finish') completionTokens += event.completionTokens;
           yield event;
         }
@@ -170,6 +188,7 @@ export class DecoderModel {
         settle.reject(error);
         throw error;
       } finally {
+        release?.();
         settle.reject(new WorkCancelledError('the stream was left before the generation ended'));
       }
     }
@@ -199,20 +218,34 @@ export class DecoderModel {
     return this.jobFor(generation, this.encodePrompt(generation));
   }
 
-  /** A prompt with images: preprocessed on the image worker, then the same checks. */
+  /**
+   * A prompt with images: the same checks, on the image tokens counted from the images'
+   * headers, before any image is decoded; then admitted and preprocessed on the image worker.
+   * `release` lets go of the images' place in the model's bound on images in flight.
+   */
   private async prepareWithImages(
     generation: ChatGeneration,
     bounds: WorkBounds,
-  ): Promise<GenerateJob> {
+  ): Promise<PreparedJob> {
     if (!this.vision)
       throw new Error('this model has no vision encoder; images are refused earlier');
     this.checkLogitBias(generation);
-    const { promptIds, images } = await this.vision.encode(
-      this.tokenizer,
-      generation.messages,
-      bounds,
-    );
-    return { ...this.jobFor(generation, promptIds), images };
+    const plan = this.vision.plan(this.tokenizer, generation.messages);
+    const planned = this.jobFor(generation, plan.promptIds);
+    const release = this.vision.admit(plan);
+    try {
+      const { promptIds, images } = await this.vision.encode(
+        this.tokenizer,
+        generation.messages,
+        plan,
+        bounds,
+      );
+      const job = promptIds === plan.promptIds ? planned : this.jobFor(generation, promptIds);
+      return { job: { ...job, images }, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   private checkLogitBias(generation: ChatGeneration): void {

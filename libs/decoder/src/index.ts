@@ -8,6 +8,7 @@ export {
   GrammarCompileError,
   ImageDecodeError,
   ImagePlaceholderError,
+  ImageTooLargeError,
   LogitBiasTokenError,
 } from './decoder.errors';
 export { type DecoderGraph, type KvType } from './decoder.graph';

@@ -1,3 +1,4 @@
 export * from './fixtures';
 export * from './condition.waits';
 export * from './image.server';
+export * from './large-png.fixture';

@@ -9,10 +9,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { ImageDetail } from '../decoder.protocol';
+import { tilePlan, type TilePlan } from './idefics3.tiling';
 import { cropRgb, resizeLanczos, type RgbImage } from './pil-lanczos.resample';
-
-/** transformers' MAX_IMAGE_SIZE for Idefics3: no side beyond it after the first resize. */
-const MAX_IMAGE_SIZE = 4096;
 
 /**
  * Most pixels a decoded image may have (sharp refuses more before decoding): 48 Mpx is 144 MB
@@ -78,53 +76,11 @@ export async function decodeRgb(bytes: Uint8Array): Promise<RgbImage> {
   };
 }
 
-/** _resize_output_size_rescale_to_max_len, then _resize_output_size_scale_below_upper_bound. */
-function longestEdgeSize(height: number, width: number, maxLen: number): [number, number] {
-  const aspect = width / height;
-  if (width >= height) {
-    width = maxLen;
-    height = Math.trunc(width / aspect);
-    if (height % 2 !== 0) height += 1;
-  } else {
-    height = maxLen;
-    width = Math.trunc(height * aspect);
-    if (width % 2 !== 0) width += 1;
-  }
-  height = Math.max(height, 1);
-  width = Math.max(width, 1);
-  const bounded = width / height;
-  if (width >= height && width > MAX_IMAGE_SIZE) {
-    width = MAX_IMAGE_SIZE;
-    height = Math.trunc(width / bounded);
-  } else if (height > width && height > MAX_IMAGE_SIZE) {
-    height = MAX_IMAGE_SIZE;
-    width = Math.trunc(height * bounded);
-  }
-  return [Math.max(height, 1), Math.max(width, 1)];
-}
-
-/** resize_for_vision_encoder: both sides up to multiples of the tile side. */
-function visionEncoderSize(height: number, width: number, side: number): [number, number] {
-  const aspect = width / height;
-  if (width >= height) {
-    width = Math.ceil(width / side) * side;
-    height = Math.ceil(Math.trunc(width / aspect) / side) * side;
-  } else {
-    height = Math.ceil(height / side) * side;
-    width = Math.ceil(Math.trunc(height * aspect) / side) * side;
-  }
-  return [height, width];
-}
-
-/** split_image: row-major tiles, then the global tile. */
-function splitImage(
-  image: RgbImage,
-  side: number,
-): { tiles: RgbImage[]; rows: number; cols: number } {
+/** split_image: row-major tiles (the plan's grid), then the global tile. */
+function splitImage(image: RgbImage, plan: TilePlan): RgbImage[] {
   const { width, height } = image;
-  if (height <= side && width <= side) return { tiles: [image], rows: 0, cols: 0 };
-  const rows = Math.ceil(height / side);
-  const cols = Math.ceil(width / side);
+  const { rows, cols, side } = plan;
+  if (rows === 0 && cols === 0) return [image];
   const tileHeight = Math.ceil(height / rows);
   const tileWidth = Math.ceil(width / cols);
   const tiles: RgbImage[] = [];
@@ -138,32 +94,23 @@ function splitImage(
     }
   }
   tiles.push(resizeLanczos(image, side, side));
-  return { tiles, rows, cols };
+  return tiles;
 }
 
-/**
- * What the processor gives one image. `detail` 'low' turns splitting off (one tile, the fewest
- * image tokens); 'high' and 'auto' keep the model's own setting (do_image_splitting).
- */
+/** What the processor gives one image, as `tilePlan` says for its dimensions. */
 export function processRgb(
   image: RgbImage,
   detail: ImageDetail,
   config: Idefics3ProcessorConfig,
 ): ProcessedImage {
-  const side = config.max_image_size.longest_edge;
-  let resized = image;
-  if (config.do_resize) {
-    const [height, width] = longestEdgeSize(image.height, image.width, config.size.longest_edge);
-    resized = resizeLanczos(image, width, height);
-  }
-  let split: { tiles: RgbImage[]; rows: number; cols: number };
-  if (config.do_image_splitting && detail !== 'low') {
-    const [height, width] = visionEncoderSize(resized.height, resized.width, side);
-    split = splitImage(resizeLanczos(resized, width, height), side);
-  } else {
-    split = { tiles: [resizeLanczos(resized, side, side)], rows: 0, cols: 0 };
-  }
-  for (const tile of split.tiles) {
+  const plan = tilePlan(image.height, image.width, detail, config);
+  const { side } = plan;
+  const [height, width] = plan.resized;
+  const resized = resizeLanczos(image, width, height);
+  const tiles = plan.split
+    ? splitImage(resizeLanczos(resized, plan.encoder[1], plan.encoder[0]), plan)
+    : [resizeLanczos(resized, side, side)];
+  for (const tile of tiles) {
     if (tile.width !== side || tile.height !== side) {
       throw new Error(
         `a ${tile.width}×${tile.height} tile; the vision encoder takes ${side}×${side}`,
@@ -171,11 +118,11 @@ export function processRgb(
     }
   }
   return {
-    pixelValues: normalise(split.tiles, config),
-    tiles: split.tiles.length,
+    pixelValues: normalise(tiles, config),
+    tiles: tiles.length,
     side,
-    rows: split.rows,
-    cols: split.cols,
+    rows: plan.rows,
+    cols: plan.cols,
   };
 }
 

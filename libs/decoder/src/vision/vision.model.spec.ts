@@ -5,7 +5,13 @@
 // PyTorch weights (image_reference.json, recorded by tools/fixtures).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ImageDecodeError } from '../decoder.errors';
+import { QueueFullError } from '@tessera/runtime';
+import { pngHeaderOnly } from '@tessera/testing';
+import {
+  ContextLengthExceededError,
+  ImageDecodeError,
+  ImageTooLargeError,
+} from '../decoder.errors';
 import { DecoderModel } from '../decoder.model';
 import type {
   ChatGeneration,
@@ -55,6 +61,24 @@ function generation(parts: PromptContentPart[], maxTokens: number): ChatGenerati
     logprobs: false,
     topLogprobs: 0,
   };
+}
+
+/** A png header stating `side` × `side` pixels and no pixel data: decoding it fails. */
+function headerOnlyPart(side: number, detail: ImageDetail): PromptContentPart {
+  return {
+    type: 'image',
+    image: { data: new Uint8Array(pngHeaderOnly(side, side)), mimeType: 'image/png', detail },
+  };
+}
+
+/** The error reading the stream ends with (undefined when it completes). */
+async function failure(stream: AsyncIterable<GenerationEvent>): Promise<unknown> {
+  try {
+    for await (const event of stream) void event;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
 async function run(model: DecoderModel, request: ChatGeneration) {
@@ -150,4 +174,66 @@ describe('DecoderModel on a vision-language model (tiny-smolvlm)', () => {
     await expect(failure).rejects.toBeInstanceOf(ImageDecodeError);
     await expect(failure).rejects.toMatchObject({ param: 'messages[0].content[1].image_url' });
   });
+
+  it('refuses from the headers what cannot fit the context, decoding no image', async () => {
+    // Eight images of 2048 × 2048 (33.6 Mpx in all, within the pixel bound) are 4 × 4 tiles and
+    // the global one each: 8 × 17 × 64 image tokens, past the 8192 of the context. Their pngs
+    // have no pixel data: decoding any of them would fail, so the refusal shows that none was.
+    const parts = Array.from({ length: 8 }, () => headerOnlyPart(2048, 'auto'));
+    const error = await failure(
+      model.generate(generation([...parts, { type: 'text', text: 'Compare them' }], 16)),
+    );
+    expect(error).toBeInstanceOf(ContextLengthExceededError);
+    expect(error).toMatchObject({ contextLength: 8192 });
+    expect((error as ContextLengthExceededError).promptTokens).toBeGreaterThan(8 * 17 * 64);
+  });
+
+  it("refuses images whose pixels together pass the model's bound, before decoding", async () => {
+    // At detail low they fit the context (64 image tokens each); 2 × 47.6 Mpx pass 64 Mpx.
+    const parts = Array.from({ length: 8 }, () => headerOnlyPart(6900, 'low'));
+    const error = await failure(
+      model.generate(generation([{ type: 'text', text: 'look' }, ...parts], 4)),
+    );
+    expect(error).toBeInstanceOf(ImageTooLargeError);
+    expect(error).toMatchObject({
+      param: 'messages[0].content[2].image_url',
+      message: expect.stringContaining('at most 64000000 pixels per request'),
+    });
+  });
+});
+
+describe('a vision model with room for one image in flight', () => {
+  let model: DecoderModel;
+
+  beforeAll(async () => {
+    model = await DecoderModel.load({
+      modelDir: MODEL,
+      options: { max_sequences: 4, max_images_in_flight: 1 },
+    });
+  }, 60_000);
+  afterAll(() => model.close());
+
+  const ask = () =>
+    model.generate(generation([imagePart('small.gif', 'low'), { type: 'text', text: 'Hi' }], 2));
+
+  it('refuses a second image request while the first holds its image, then serves again', async () => {
+    const first = ask();
+    // The first request's image was admitted when it was asked for; it is held until the prompt
+    // is prefilled, so the second is refused at once (the service answers it 429).
+    expect(await failure(ask())).toBeInstanceOf(QueueFullError);
+    expect(await failure(first)).toBeUndefined();
+    expect(await failure(ask())).toBeUndefined();
+  }, 60_000);
+
+  it('lets go of the images of a request that failed', async () => {
+    const truncated = readFileSync(join(MODEL, 'images', 'landscape.png')).subarray(0, 200);
+    const broken: PromptContentPart = {
+      type: 'image',
+      image: { data: new Uint8Array(truncated), mimeType: 'image/png', detail: 'low' },
+    };
+    // The header states a size, so the image is admitted; its decoding fails.
+    const error = await failure(model.generate(generation([broken], 2)));
+    expect(error).toBeInstanceOf(ImageDecodeError);
+    expect(await failure(ask())).toBeUndefined();
+  }, 60_000);
 });

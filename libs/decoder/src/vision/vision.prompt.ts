@@ -1,7 +1,9 @@
-// The main thread's half of the image path: every image part is preprocessed on the image
-// worker pool (in parallel, off the event loop), the chat template is rendered with one
-// `<image>` per part, each is expanded to the processor's image tokens for that image's tile
-// grid, and the result is tokenized. The tiles go to the decoder worker with the job.
+// The main thread's half of the image path: first, from each image's header alone, its tile
+// grid and the request's pixel bounds (image.plan.ts); the chat template is rendered with one
+// `<image>` per part, each expanded to the processor's image tokens for that grid, and the result
+// tokenized, so the caller checks the context before any pixel is decoded. Then, within the
+// model's bound on images in flight, every image part is preprocessed on the image worker pool
+// (in parallel, off the event loop); the tiles go to the decoder worker with the job.
 import {
   OrtWorkerPool,
   OrtWorkerPoolUnavailableError,
@@ -12,11 +14,14 @@ import {
   type WorkBounds,
 } from '@tessera/runtime';
 import type { ChatTokenizer } from '@tessera/text';
-import type { ImageInput, ImageTiles, PromptMessage } from '../decoder.protocol';
+import type { ImageTiles, PromptMessage } from '../decoder.protocol';
 import { ImageDecodeError } from '../decoder.errors';
 import type { ProcessedImage } from './idefics3.processor';
-import { expandImagePlaceholders } from './idefics3.prompt';
+import { expandImagePlaceholders, type TileGrid } from './idefics3.prompt';
 import type { ImageEngineTypes } from './image.engine';
+import { planImages, type ImagePart } from './image.plan';
+import { ImagesInFlightGate } from './images-in-flight.gate';
+import { PromptTiles } from './prompt-tiles.buffer';
 import type { VisionConfig } from './vision.config';
 
 /** The pool's own failures (cancel, deadline, full queue, no worker): not the image's fault. */
@@ -29,12 +34,6 @@ const RUNTIME_ERRORS = [
 
 const IMAGE_ENGINE = engineModule<ImageEngineTypes>(__dirname, 'image.engine');
 
-/** An image part and where the client put it (for errors). */
-interface ImagePart {
-  readonly image: ImageInput;
-  readonly param: string;
-}
-
 export function imageParts(messages: readonly PromptMessage[]): ImagePart[] {
   return messages.flatMap((message, m) =>
     (message.parts ?? []).flatMap((part, p) =>
@@ -45,14 +44,37 @@ export function imageParts(messages: readonly PromptMessage[]): ImagePart[] {
   );
 }
 
+/** The model's bounds on image work (its options `max_image_pixels_per_request`, …). */
+export interface VisionLimits {
+  readonly maxPixelsPerRequest: number;
+  readonly maxImagesInFlight: number;
+}
+
+/** A prompt with images, counted from the images' headers; nothing decoded yet. */
+export interface PlannedPrompt {
+  readonly parts: readonly ImagePart[];
+  readonly grids: readonly TileGrid[];
+  /** The prompt's ids with each image's tokens for its planned grid. */
+  readonly promptIds: number[];
+}
+
 export class VisionPrompt {
+  private readonly inFlight: ImagesInFlightGate;
+
   private constructor(
     private readonly pool: OrtWorkerPool<ImageEngineTypes>,
     private readonly config: VisionConfig,
-  ) {}
+    private readonly limits: VisionLimits,
+  ) {
+    this.inFlight = new ImagesInFlightGate(limits.maxImagesInFlight);
+  }
 
   /** One worker: images are short jobs, and the decoder workers need the cores. */
-  static async start(modelDir: string, config: VisionConfig): Promise<VisionPrompt> {
+  static async start(
+    modelDir: string,
+    config: VisionConfig,
+    limits: VisionLimits,
+  ): Promise<VisionPrompt> {
     const pool = new OrtWorkerPool({
       engine: IMAGE_ENGINE,
       modelDir,
@@ -61,23 +83,58 @@ export class VisionPrompt {
       concurrency: 2,
     });
     await pool.start();
-    return new VisionPrompt(pool, config);
+    return new VisionPrompt(pool, config, limits);
   }
 
-  /** The prompt's ids (image tokens expanded) and every image's tiles, in prompt order. */
+  /**
+   * The prompt's ids from the images' headers (ImageDecodeError, ImageTooLargeError when they
+   * cannot be used), without decoding them: what the context check needs.
+   */
+  plan(tokenizer: ChatTokenizer, messages: readonly PromptMessage[]): PlannedPrompt {
+    const parts = imageParts(messages);
+    const grids = planImages(parts, this.config.processor, this.limits.maxPixelsPerRequest);
+    return { parts, grids, promptIds: this.tokenize(tokenizer, messages, grids) };
+  }
+
+  /**
+   * Holds the plan's images in the model's bound on images in flight (QueueFullError when it is
+   * full); call the returned function once the tiles have been used.
+   */
+  admit(plan: PlannedPrompt): () => void {
+    return this.inFlight.enter(plan.parts.length);
+  }
+
+  /**
+   * Every image's tiles, in prompt order, and the prompt's ids: the plan's, unless a decoded
+   * image's grid differs from its header's (a header that lied), then counted again.
+   */
   async encode(
     tokenizer: ChatTokenizer,
     messages: readonly PromptMessage[],
+    plan: PlannedPrompt,
     bounds: WorkBounds,
   ): Promise<{ promptIds: number[]; images: ImageTiles }> {
-    const parts = imageParts(messages);
-    const processed = await Promise.all(parts.map((part) => this.process(part, bounds)));
+    const tiles = new PromptTiles(plan.grids, this.config.processor.max_image_size.longest_edge);
+    await Promise.all(
+      plan.parts.map(async (part, i) => tiles.put(i, await this.process(part, bounds))),
+    );
+    const promptIds = tiles.planned
+      ? plan.promptIds
+      : this.tokenize(tokenizer, messages, tiles.processedGrids);
+    return { promptIds, images: tiles.tiles() };
+  }
+
+  private tokenize(
+    tokenizer: ChatTokenizer,
+    messages: readonly PromptMessage[],
+    grids: readonly TileGrid[],
+  ): number[] {
     const text = expandImagePlaceholders(
       tokenizer.renderChat(messages),
-      processed,
+      grids,
       this.config.imageSeqLen,
     );
-    return { promptIds: tokenizer.encodeText(text), images: concatTiles(processed) };
+    return tokenizer.encodeText(text);
   }
 
   close(): Promise<void> {
@@ -94,15 +151,4 @@ export class VisionPrompt {
       throw new ImageDecodeError(param, error);
     }
   }
-}
-
-function concatTiles(images: readonly ProcessedImage[]): ImageTiles {
-  const tiles = images.reduce((sum, image) => sum + image.tiles, 0);
-  const pixelValues = new Float32Array(images.reduce((sum, i) => sum + i.pixelValues.length, 0));
-  let at = 0;
-  for (const image of images) {
-    pixelValues.set(image.pixelValues, at);
-    at += image.pixelValues.length;
-  }
-  return { pixelValues, tiles, side: images[0].side };
 }
