@@ -196,10 +196,11 @@ export class ContinuousBatchScheduler {
         this.dropCancelled();
         this.admit();
         this.reform();
-        const stepping = this.batch !== undefined || this.prefilling.length > 0;
         if (this.batch) await this.decodeStep(this.batch);
-        if (this.prefilling.length > 0) await this.prefillStep();
-        if (stepping) this.onStep();
+        if (this.prefilling.length > 0) {
+          await this.prefillStep();
+          this.onStep();
+        }
         // Lets cancels and new jobs (worker messages) in before the next step.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
@@ -291,6 +292,7 @@ export class ContinuousBatchScheduler {
     );
     await this.prepareConstraints(rows);
     const step = await decoding;
+    this.onStep(); // before the step's tokens go out: whoever sees one sees the step counted
     if ('error' in step) {
       for (const sequence of rows) this.fail(sequence.owner, step.error);
       return;
