@@ -92,13 +92,12 @@ export class ChatModels {
     const parts: Record<string, boolean> = {};
     for (const { spec, decoder } of this.all()) {
       const progressing = !decoder.stalled();
-      if (this.stalled.has(spec.id) === progressing) {
-        if (progressing) this.stalled.delete(spec.id);
-        else this.stalled.add(spec.id);
-        this.logger[progressing ? 'log' : 'error'](
-          progressing
-            ? `${spec.id} is making progress again: ready`
-            : `${spec.id} holds generations but has completed no step for its stall_timeout_ms: not ready`,
+      if (progressing && this.stalled.delete(spec.id)) {
+        this.logger.log(`${spec.id} is making progress again: ready`);
+      } else if (!progressing && !this.stalled.has(spec.id)) {
+        this.stalled.add(spec.id);
+        this.logger.error(
+          `${spec.id} holds generations but completed no step for its stall_timeout_ms: not ready`,
         );
       }
       parts[`${spec.id} progressing`] = progressing;
