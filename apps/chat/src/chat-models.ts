@@ -26,6 +26,8 @@ export class ChatModels {
   private readonly logger = new Logger(ChatModels.name);
   private readonly served = new ServedModels<ChatModel>('chat');
   private readonly active: Gauge<'model'>;
+  /** Models whose readiness last said stalled (to log each change once). */
+  private readonly stalled = new Set<string>();
 
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
@@ -80,6 +82,27 @@ export class ChatModels {
       ended = true;
       this.active.dec({ model: model.spec.id });
     };
+  }
+
+  /**
+   * Readiness, one part per model: false while one of its workers holds generations and has
+   * made no progress for the model's `stall_timeout_ms` (its scheduler is wedged).
+   */
+  readiness(): Record<string, boolean> {
+    const parts: Record<string, boolean> = {};
+    for (const { spec, decoder } of this.all()) {
+      const progressing = !decoder.stalled();
+      if (progressing && this.stalled.delete(spec.id)) {
+        this.logger.log(`${spec.id} is making progress again: ready`);
+      } else if (!progressing && !this.stalled.has(spec.id)) {
+        this.stalled.add(spec.id);
+        this.logger.error(
+          `${spec.id} holds generations but completed no step for its stall_timeout_ms: not ready`,
+        );
+      }
+      parts[`${spec.id} progressing`] = progressing;
+    }
+    return parts;
   }
 
   /** The loaded model a request names, by id or alias. */

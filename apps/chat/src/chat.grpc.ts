@@ -31,6 +31,10 @@ export class ChatGrpcService implements CapabilityService {
     return this.chatModels.all();
   }
 
+  readiness(): Record<string, boolean> {
+    return this.chatModels.readiness();
+  }
+
   close(): Promise<void> {
     return this.chatModels.close();
   }

@@ -1,97 +1,37 @@
 /** @jest-environment ./libs/decoder/test/ort.environment.ts */
 import { join } from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
-import { loadChatTokenizer, type ChatTokenizer } from '@tessera/text';
+import { GREEDY, SchedulerHarness, logprobs, text, until } from '../test/scheduler.harness';
 import { TINY_LLAMA } from '../test/tiny-models';
-import { ContinuousBatchScheduler, type SchedulerLimits } from './continuous-batch.scheduler';
+import type { SchedulerLimits } from './continuous-batch.scheduler';
 import { readDecoderConfig } from './decoder.config';
-import type { GenerateJob, EngineEvent, GenerationUsage } from './decoder.protocol';
+import type { GenerateJob } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
 import type { ConstraintCompiler, SequenceConstraint } from './grammar/constraint.contract';
 import { XGrammarCompiler } from './grammar/grammar.compiler';
 import { readEncodedVocab } from './grammar/tokenizer-vocab.reader';
 import * as sampling from './sampling';
-import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
-
-const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
-
-interface Started {
-  readonly events: EngineEvent[];
-  readonly done: Promise<GenerationUsage>;
-  readonly controller: AbortController;
-}
 
 describe('ContinuousBatchScheduler', () => {
+  let harness: SchedulerHarness;
   let session: DecoderSession;
-  let tokenizer: ChatTokenizer;
   let eos: readonly number[];
-  /** Every event of every job, in the order emitted, tagged with the job's name. */
   let log: string[];
 
   beforeAll(async () => {
-    session = await DecoderSession.load(TINY_LLAMA);
-    tokenizer = await loadChatTokenizer(TINY_LLAMA);
-    eos = (await readDecoderConfig(TINY_LLAMA)).eosTokenIds;
+    harness = await SchedulerHarness.load();
+    ({ session, eos, log } = harness);
   });
   afterAll(() => session.release());
-  beforeEach(() => (log = []));
+  beforeEach(() => (log.length = 0));
 
-  function scheduler(
+  const scheduler = (
     limits: Partial<SchedulerLimits> = {},
     grammar?: () => Promise<ConstraintCompiler>,
-    on: DecoderSession = session,
-  ): ContinuousBatchScheduler {
-    return new ContinuousBatchScheduler(
-      on,
-      tokenizer,
-      {
-        maxSequences: 8,
-        kvCacheTokens: 100_000,
-        prefillChunkTokens: 256,
-        batchInvariant: true,
-        ...limits,
-      },
-      eos,
-      49152,
-      grammar,
-    );
-  }
-
-  function job(content: string, extra: Partial<GenerateJob> = {}): GenerateJob {
-    return {
-      promptIds: tokenizer.encodeChat([{ role: 'user', content }]),
-      sampling: GREEDY,
-      n: 1,
-      maxTokens: 12,
-      stop: [],
-      logprobs: true,
-      topLogprobs: 0,
-      ...extra,
-    };
-  }
-
-  function start(target: ContinuousBatchScheduler, request: GenerateJob, name = ''): Started {
-    const controller = new AbortController();
-    const events: EngineEvent[] = [];
-    const done = target.run(request, {
-      signal: controller.signal,
-      emit: (event) => {
-        events.push(event);
-        log.push(`${name}:${event.type}`);
-      },
-      transfer: () => undefined,
-    });
-    done.catch(() => undefined);
-    return { events, done, controller };
-  }
-
-  const text = (events: EngineEvent[], choice = 0) =>
-    events.map((e) => (e.type === 'delta' && e.choice === choice ? e.text : '')).join('');
-  const logprobs = (events: EngineEvent[]) =>
-    events.flatMap((e) => (e.type === 'delta' ? (e.logprobs ?? []) : [])).map((l) => l.logprob);
-  const until = async (condition: () => boolean) => {
-    while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-  };
+    on?: DecoderSession,
+  ) => harness.scheduler(limits, grammar, on);
+  const job = (content: string, extra: Partial<GenerateJob> = {}) => harness.job(content, extra);
+  const start: SchedulerHarness['start'] = (...args) => harness.start(...args);
 
   const PROMPTS = [
     'Hi',

@@ -4,7 +4,8 @@
 // then at most one prefill chunk of the oldest admitted job, then yield to the event loop so new
 // jobs and cancels arrive. A long prompt therefore delays running streams by at most one chunk
 // per generated token, and a new request's first token comes from the decode step after its
-// ⌈(prompt − 1) / chunk⌉ chunks.
+// ⌈(prompt − 1) / chunk⌉ chunks. Whatever throws while a job is in any state fails that job alone
+// and gives back all it holds (`guard`, `fail`); an error no job owns fails every job held.
 import type { JobContext } from '@tessera/runtime';
 import type { ChatTokenizer, SequenceDetokenizer } from '@tessera/text';
 import type {
@@ -41,7 +42,11 @@ export interface SchedulerLimits {
   readonly batchInvariant: boolean;
 }
 
+/** Where a job is: waiting for budget, its prompt being prefilled, in the batch, or over. */
+type JobState = 'queued' | 'prefilling' | 'decoding' | 'ended';
+
 interface ScheduledJob {
+  state: JobState;
   readonly job: GenerateJob;
   readonly context: JobContext<DecoderEngineTypes>;
   /** KV tokens the job holds from admission until it ends. */
@@ -60,10 +65,8 @@ interface ScheduledJob {
   features?: Float32Array;
   /** Image tokens of the prompt already prefilled (feature rows used). */
   imageTokensPrefilled: number;
-  admitted: boolean;
   open: number;
   completionTokens: number;
-  ended: boolean;
 }
 
 interface Sequence {
@@ -91,6 +94,8 @@ interface Joining {
 }
 
 export class ContinuousBatchScheduler {
+  /** Every job from `run` until it ends, whatever its state: none can be lost between lists. */
+  private readonly held = new Set<ScheduledJob>();
   private readonly waiting: ScheduledJob[] = [];
   private readonly prefilling: ScheduledJob[] = [];
   private joining: Joining[] = [];
@@ -112,6 +117,8 @@ export class ContinuousBatchScheduler {
     private readonly vocabSize: number,
     /** The grammar engine, started on the first constrained job (absent: constraints refused). */
     private readonly grammar?: () => Promise<ConstraintCompiler>,
+    /** Called after each step (decode, prefill chunk, tile): the worker's sign of progress. */
+    private readonly onStep: () => void = () => undefined,
   ) {
     this.eos = new Set(eosTokenIds);
     this.neverAlone = session.graph.loneRowDiffers && limits.batchInvariant;
@@ -120,6 +127,11 @@ export class ContinuousBatchScheduler {
   /** Sequences in the decode batch now (for tests and metrics). */
   get activeSequences(): number {
     return this.rows.filter((s) => !s.done).length;
+  }
+
+  /** Sequences and KV tokens admitted jobs hold (for tests and metrics). */
+  get reserved(): { readonly sequences: number; readonly tokens: number } {
+    return { sequences: this.reservedSequences, tokens: this.reservedTokens };
   }
 
   run(job: GenerateJob, context: JobContext<DecoderEngineTypes>): Promise<GenerationUsage> {
@@ -145,10 +157,9 @@ export class ContinuousBatchScheduler {
     constraints?: SequenceConstraint[],
     grammar?: GrammarCompileInfo,
   ): Promise<GenerationUsage> {
-    // The pool's stream passes events, not the job's result: the compile info goes as one.
-    if (grammar) context.emit({ type: 'grammar', ...grammar });
     return new Promise((resolve, reject) => {
-      this.waiting.push({
+      const scheduled: ScheduledJob = {
+        state: 'queued',
         job,
         context,
         reserved: job.n * (job.promptIds.length + job.maxTokens),
@@ -158,11 +169,13 @@ export class ContinuousBatchScheduler {
         constraints,
         prefilled: 0,
         imageTokensPrefilled: 0,
-        admitted: false,
         open: job.n,
         completionTokens: 0,
-        ended: false,
-      });
+      };
+      this.held.add(scheduled);
+      this.waiting.push(scheduled);
+      // The pool's stream passes events, not the job's result: the compile info goes as one.
+      if (grammar) this.guard(scheduled, () => context.emit({ type: 'grammar', ...grammar }));
       if (!this.looping) {
         this.looping = true;
         void this.loop();
@@ -184,34 +197,39 @@ export class ContinuousBatchScheduler {
         this.admit();
         this.reform();
         if (this.batch) await this.decodeStep(this.batch);
-        if (this.prefilling.length > 0) await this.prefillStep();
+        if (this.prefilling.length > 0) {
+          await this.prefillStep();
+          this.onStep();
+        }
         // Lets cancels and new jobs (worker messages) in before the next step.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (error) {
-      // A bug here must not leave callers waiting forever: every job fails, the state resets.
+      // An error no job owns (re-forming the batch): every job fails, the state resets.
       this.failEverything(error);
     } finally {
       this.looping = false;
     }
   }
 
-  /** Every job the worker holds, whatever its stage. */
-  private jobs(): Set<ScheduledJob> {
-    const jobs = new Set([...this.waiting, ...this.prefilling, ...this.rows.map((s) => s.owner)]);
-    for (const { sequences } of this.joining) jobs.add(sequences[0].owner);
-    return jobs;
+  /** Runs one job's part of a step: what it throws fails that job alone. */
+  private guard(job: ScheduledJob, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.fail(job, error);
+    }
   }
 
   private failEverything(error: unknown): void {
-    for (const job of this.jobs()) this.fail(job, error);
+    for (const job of [...this.held]) this.fail(job, error);
     this.joining = [];
     this.rows = [];
     this.batch = undefined;
   }
 
   private dropCancelled(): void {
-    for (const job of this.jobs()) {
+    for (const job of [...this.held]) {
       if (job.context.signal.aborted) this.fail(job, job.context.signal.reason);
     }
   }
@@ -229,9 +247,9 @@ export class ContinuousBatchScheduler {
       this.waiting.shift();
       this.reservedSequences += next.job.n;
       this.reservedTokens += next.reserved;
-      next.admitted = true;
-      next.cache = this.session.newSequence();
+      next.state = 'prefilling';
       this.prefilling.push(next);
+      this.guard(next, () => (next.cache = this.session.newSequence()));
     }
   }
 
@@ -274,6 +292,7 @@ export class ContinuousBatchScheduler {
     );
     await this.prepareConstraints(rows);
     const step = await decoding;
+    this.onStep(); // before the step's tokens go out: whoever sees one sees the step counted
     if ('error' in step) {
       for (const sequence of rows) this.fail(sequence.owner, step.error);
       return;
@@ -283,15 +302,13 @@ export class ContinuousBatchScheduler {
     for (let row = 0; row < rows.length; row++) {
       const sequence = rows[row];
       if (sequence.done) continue;
-      try {
+      // e.g. a constraint that bans every token, or a failed emit: that request fails alone.
+      this.guard(sequence.owner, () =>
         this.accept(
           sequence,
           sequence.sampler.next(logits.subarray(row * vocab, (row + 1) * vocab)),
-        );
-      } catch (error) {
-        // e.g. a constraint that bans every token: that request fails, the others go on.
-        this.fail(sequence.owner, error);
-      }
+        ),
+      );
     }
   }
 
@@ -299,11 +316,9 @@ export class ContinuousBatchScheduler {
   private async prepareConstraints(rows: readonly Sequence[]): Promise<void> {
     for (const sequence of rows) {
       if (sequence.done || !sequence.constraint) continue;
-      try {
-        await sequence.constraint.prepare();
-      } catch (error) {
-        this.fail(sequence.owner, error);
-      }
+      await sequence.constraint
+        .prepare()
+        .catch((error: unknown) => this.fail(sequence.owner, error));
     }
   }
 
@@ -331,7 +346,7 @@ export class ContinuousBatchScheduler {
       }
     }
     if (pack.length === 1) {
-      await this.prefillChunk(first);
+      await this.prefillChunk(first).catch((error: unknown) => this.fail(first, error));
       return;
     }
     const cache = KvBatch.empty(this.session.shape, pack.length);
@@ -347,36 +362,27 @@ export class ContinuousBatchScheduler {
       for (const job of pack) this.fail(job, error);
       return;
     }
-    pack.forEach((job, row) => this.join(job, cache, row));
+    pack.forEach((job, row) => this.guard(job, () => this.join(job, cache, row)));
   }
 
-  /** The next chunk of one prompt; once it is all in, the job joins the batch. */
+  /** The next chunk of one prompt, or its next tile; once it is all in, the job joins the batch. */
   private async prefillChunk(scheduled: ScheduledJob): Promise<void> {
     const { job } = scheduled;
     const cache = scheduled.cache as KvBatch;
     const last = job.promptIds.length - 1;
     if (job.images && !scheduled.features) {
       // Its tiles first, one per step: a running stream waits at most one tile per token.
-      try {
-        await this.encodeTile(scheduled, job.images);
-      } catch (error) {
-        this.fail(scheduled, error);
-      }
+      await this.encodeTile(scheduled, job.images);
       return;
     }
     const end = this.chunkEnd(scheduled.prefilled, last);
     if (end > scheduled.prefilled) {
       const ids = job.promptIds.slice(scheduled.prefilled, end);
-      try {
-        if (this.neverAlone && ids.length === 1 && !job.images) {
-          // A prompt with one position to prefill: padded to two in the run.
-          await this.session.prefillRows(cache, [ids], 2);
-        } else {
-          await this.session.prefill(cache, ids, this.imageSplice(scheduled));
-        }
-      } catch (error) {
-        this.fail(scheduled, error);
-        return;
+      if (this.neverAlone && ids.length === 1 && !job.images) {
+        // A prompt with one position to prefill: padded to two in the run.
+        await this.session.prefillRows(cache, [ids], 2);
+      } else {
+        await this.session.prefill(cache, ids, this.imageSplice(scheduled));
       }
       if (job.images) {
         const imageToken = this.session.vision?.imageTokenId;
@@ -430,6 +436,7 @@ export class ContinuousBatchScheduler {
   private join(scheduled: ScheduledJob, cache: KvBatch, row: number): void {
     const { job } = scheduled;
     this.prefilling.splice(this.prefilling.indexOf(scheduled), 1);
+    scheduled.state = 'decoding';
     scheduled.prefilled = job.promptIds.length - 1;
     scheduled.cache = undefined;
     scheduled.features = undefined;
@@ -516,17 +523,17 @@ export class ContinuousBatchScheduler {
     });
     owner.completionTokens += sequence.generated;
     if (--owner.open === 0) {
-      this.end(owner);
       owner.resolve({
         promptTokens: owner.job.promptIds.length,
         completionTokens: owner.completionTokens,
       });
+      this.end(owner);
     }
   }
 
   /** A cancelled or failed job: its sequences leave at the next re-form, its budget is freed. */
   private fail(job: ScheduledJob, error: unknown): void {
-    if (job.ended) return;
+    if (job.state === 'ended') return;
     for (const sequence of job.sequences) sequence.done = true;
     for (const queue of [this.waiting, this.prefilling]) {
       const at = queue.indexOf(job);
@@ -536,15 +543,19 @@ export class ContinuousBatchScheduler {
     job.reject(error);
   }
 
+  /** Gives back what the job holds: its budget first, so nothing after can keep it. */
   private end(job: ScheduledJob): void {
-    job.ended = true;
+    const admitted = job.state !== 'queued';
+    job.state = 'ended';
+    this.held.delete(job);
+    if (admitted) {
+      this.reservedSequences -= job.job.n;
+      this.reservedTokens -= job.reserved;
+    }
     job.cache = undefined;
-    // Matchers live in WASM memory, which no garbage collector frees.
-    for (const constraint of job.constraints ?? []) constraint.dispose();
     job.features = undefined;
     job.tileFeatures = undefined;
-    if (!job.admitted) return;
-    this.reservedSequences -= job.job.n;
-    this.reservedTokens -= job.reserved;
+    // Matchers live in WASM memory, which no garbage collector frees.
+    for (const constraint of job.constraints ?? []) constraint.dispose();
   }
 }

@@ -25,6 +25,12 @@ export const DecoderModelOptionsSchema = RuntimeOptionsSchema.extend({
    * the lone-row kernel's speed at concurrency 1 (docs/chat.md, "Batch invariance").
    */
   batch_invariant: z.boolean().default(true),
+  /**
+   * A worker that holds generations and has completed no step (decode, prefill chunk, image
+   * tile) for this long makes the model not ready (/readyz, grpc.health.v1 NOT_SERVING); far
+   * above one step, which takes milliseconds to a second or two on a CPU.
+   */
+  stall_timeout_ms: z.number().int().min(1000).default(30_000),
   /** Most choices (`n`) one request may ask for; default 8, or max_sequences when fewer. */
   max_n: z.number().int().min(1).optional(),
   /**

@@ -48,6 +48,8 @@ export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
     config.eosTokenIds,
     vocabSize,
     grammarEngine,
+    // Each step tells the pool this worker is moving (its stall watchdog, readiness).
+    init.progress,
   );
   return {
     info: {

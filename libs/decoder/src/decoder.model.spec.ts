@@ -56,6 +56,16 @@ describe('DecoderModel', () => {
     });
   });
 
+  it('counts its scheduler’s steps as progress: no stall while a generation runs', async () => {
+    // Asked "a minute from now": a worker holding a job with no step counted would be stalled.
+    const inAMinute = () => Date.now() + 60_000;
+    expect(model.stalled(inAMinute())).toBe(false);
+    const events = model.generate(generation({ maxTokens: 40 }))[Symbol.asyncIterator]();
+    await events.next();
+    expect(model.stalled(inAMinute())).toBe(false);
+    await events.return?.(undefined);
+  });
+
   it('streams events and then usage', async () => {
     const stream = model.generate(generation({ logprobs: true }));
     const events = await collect(stream);

@@ -67,6 +67,7 @@ export class DecoderModel {
     private readonly pool: OrtWorkerPool<DecoderEngineTypes>,
     private readonly tokenizer: ChatTokenizer,
     readonly info: DecoderModelInfo,
+    private readonly stallTimeoutMs: number,
     /** A vision-language model's image preprocessing; absent for a text-only model. */
     private readonly vision?: VisionPrompt,
   ) {
@@ -126,12 +127,21 @@ export class DecoderModel {
         maxN: options.max_n,
         vision: vision !== undefined,
       },
+      options.stall_timeout_ms,
       images,
     );
   }
 
   get workers(): number {
     return this.pool.size;
+  }
+
+  /**
+   * Whether a worker holds generations but its scheduler has completed no step for
+   * `stall_timeout_ms` (at `now`): the model is wedged, and its service reports not ready.
+   */
+  stalled(now = Date.now()): boolean {
+    return this.pool.stalledMs(now) >= this.stallTimeoutMs;
   }
 
   /**

@@ -36,6 +36,12 @@ export interface EngineInit<T extends EngineTypes> {
   readonly sessions: SessionFactory;
   /** A warning for the pool's log (the main thread's logger, not the worker's stderr). */
   warn(message: string): void;
+  /**
+   * Counts a unit of work done (a stepping engine: each step). The pool reports a worker that
+   * holds jobs and has counted none for a while as stalled (`OrtWorkerPool.stalledMs`); cheap
+   * enough to call every step (a shared-memory counter, no message).
+   */
+  progress(): void;
 }
 
 export interface JobContext<T extends EngineTypes> {

@@ -177,6 +177,27 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
     });
   });
 
+  it('reports a worker that holds a job without progress as stalled, not one that steps', async () => {
+    await withPool({ runtime: { workers: 2, intra_op_threads: 1 } }, async (pool) => {
+      // Read "a minute from now": how long each worker will have gone without progress by then.
+      const inAMinute = () => Date.now() + 60_000;
+      expect(pool.stalledMs(inAMinute())).toBe(0); // idle workers never stall
+      const stepping = pool
+        .stream({ kind: 'steps', sequence: 'p', steps: 5, pauseMs: 5 }, { worker: 1 })
+        [Symbol.asyncIterator]();
+      await stepping.next(); // a step counted since the job came
+      expect(pool.stalledMs(inAMinute())).toBe(0);
+      const controller = new AbortController();
+      const hung = pool.execute({ kind: 'hang' }, { worker: 0, signal: controller.signal });
+      expect(pool.stalledMs(inAMinute())).toBeGreaterThanOrEqual(60_000);
+      controller.abort();
+      await expect(hung).rejects.toThrow(WorkCancelledError);
+      while (!(await stepping.next()).done);
+      // Once the hung job's worker has answered its cancel, no worker holds a job.
+      while (pool.stalledMs(inAMinute()) > 0) await sleep(5);
+    });
+  });
+
   it("fails only the crashed worker's job, then replaces the worker", async () => {
     await withPool({ runtime: { workers: 2, intra_op_threads: 1 } }, async (pool) => {
       const other = pool.execute(

@@ -1,7 +1,8 @@
 // N worker threads, each running one instance of an engine (see engine.contract.ts). Jobs go to
 // a worker with a free slot or wait in a bounded FIFO queue; a job whose caller is gone (signal
 // aborted, deadline passed) is dropped before it runs and cancelled in the worker if it runs. A
-// worker that dies fails only its own jobs and is replaced.
+// worker that dies fails only its own jobs and is replaced. A worker that holds jobs and whose
+// engine has counted no progress for a while is reported (`stalledMs`) for readiness to act on.
 import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { EngineModule, EngineTypes } from './engine.contract';
@@ -55,13 +56,18 @@ interface WorkerSlot {
   readonly jobs: Map<number, Job>;
   /** The worker's uncaught error; Node emits it just before 'exit'. */
   lastError?: Error;
+  /** The engine's progress count (EngineInit.progress), shared with the worker. */
+  readonly progress: Int32Array;
+  /** The count last read, and since when (ms) it has not moved while the worker held jobs. */
+  seen: number;
+  since: number;
 }
 
 export class OrtWorkerPool<T extends EngineTypes> {
   readonly size: number;
   private readonly concurrency: number;
   private readonly maxQueued: number;
-  private readonly init: Omit<OrtWorkerInit, 'worker'>;
+  private readonly init: Omit<OrtWorkerInit, 'worker' | 'progress'>;
   private readonly engineName: string;
   private readonly onWarning: (message: string) => void;
   private readonly slots: WorkerSlot[] = [];
@@ -194,6 +200,25 @@ export class OrtWorkerPool<T extends EngineTypes> {
   }
 
   /**
+   * How long (ms) the worker that has gone longest without progress has held jobs meanwhile; 0
+   * when every worker holding jobs counted some since the last call. For an engine that counts
+   * its progress (a stepping engine); the counts are read here, so call it regularly.
+   */
+  stalledMs(now = Date.now()): number {
+    let longest = 0;
+    for (const slot of this.slots) {
+      if (slot.state !== 'ready' || slot.jobs.size === 0) continue;
+      const count = Atomics.load(slot.progress, 0);
+      if (count !== slot.seen) {
+        slot.seen = count;
+        slot.since = now;
+      }
+      longest = Math.max(longest, now - slot.since);
+    }
+    return longest;
+  }
+
+  /**
    * Rejects queued jobs, lets running ones finish (up to `graceMs`), then terminates every worker.
    * Idempotent. Terminating a worker inside `session.run` aborts the whole process (the native
    * call returns into a torn-down environment), so running jobs are waited for, not cut off.
@@ -219,9 +244,18 @@ export class OrtWorkerPool<T extends EngineTypes> {
   }
 
   private spawn(index: number): Promise<T['info']> {
-    const workerData: OrtWorkerInit = { ...this.init, worker: index };
+    const progress = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    const workerData: OrtWorkerInit = { ...this.init, worker: index, progress };
     const thread = launchWorkerScript('ort.worker', { workerData });
-    const slot: WorkerSlot = { index, thread, state: 'starting', jobs: new Map() };
+    const slot: WorkerSlot = {
+      index,
+      thread,
+      state: 'starting',
+      jobs: new Map(),
+      progress: new Int32Array(progress),
+      seen: 0,
+      since: 0,
+    };
     this.slots[index] = slot;
     return new Promise((resolve, reject) => {
       thread.on('message', (reply: OrtWorkerReply) => {
@@ -337,8 +371,15 @@ export class OrtWorkerPool<T extends EngineTypes> {
           request: job.request,
           deadline: job.options.deadline,
         };
+        // An idle worker's stall clock starts with its first job (read before the worker can
+        // count a step of it).
+        const seen = Atomics.load(slot.progress, 0);
         try {
           slot.thread.postMessage(command, [...(job.options.transfer ?? [])]);
+          if (slot.jobs.size === 0) {
+            slot.seen = seen;
+            slot.since = Date.now();
+          }
           slot.jobs.set(job.id, job);
           job.slot = slot;
         } catch (error) {

@@ -12,6 +12,8 @@ export interface OrtWorkerInit {
   readonly modelDir: string;
   readonly worker: number;
   readonly session: SessionSettings;
+  /** One Int32 the engine's `progress()` increments and the pool reads (no message each time). */
+  readonly progress: SharedArrayBuffer;
 }
 
 export type OrtWorkerCommand =

@@ -62,12 +62,14 @@ async function main(port: MessagePort): Promise<void> {
   if (typeof createEngine !== 'function') {
     throw new Error(`${init.enginePath} does not export a createEngine function`);
   }
+  const progress = new Int32Array(init.progress);
   const engine = await createEngine({
     modelDir: init.modelDir,
     options: init.engineOptions,
     worker: init.worker,
     sessions: sessionFactory(init.modelDir, init.session, warn),
     warn,
+    progress: () => Atomics.add(progress, 0, 1),
   });
 
   const running = new Map<number, AbortController>();

@@ -18,7 +18,9 @@ export type SteppingRequest =
   | { readonly kind: 'runs' }
   /** Doubles `data` in place and hands it back: buffers moved both ways, not copied. */
   | { readonly kind: 'double'; readonly data: Float32Array }
-  | { readonly kind: 'crash' };
+  | { readonly kind: 'crash' }
+  /** Holds its worker without a step (no progress) until its signal aborts: a hung engine. */
+  | { readonly kind: 'hang' };
 
 export interface SteppingChunk {
   readonly sequence: string;
@@ -69,6 +71,11 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
     async run(request, job) {
       if (request.kind === 'runs') return { runs, steps: 0 };
       if (request.kind === 'crash') process.exit(3);
+      if (request.kind === 'hang') {
+        return new Promise((_, reject) =>
+          job.signal.addEventListener('abort', () => reject(job.signal.reason as Error)),
+        );
+      }
       if (request.kind === 'double') {
         for (let i = 0; i < request.data.length; i++) request.data[i] *= 2;
         job.transfer(request.data.buffer as ArrayBuffer);
@@ -81,6 +88,7 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
         job.signal.throwIfAborted();
         history.push(5 + (history.length % 100));
         const value = await step([...history, 3]);
+        init.progress();
         job.emit({ sequence: request.sequence, position: history.length - 1, value });
         if (request.pauseMs) await new Promise((resolve) => setTimeout(resolve, request.pauseMs));
       }

@@ -258,6 +258,18 @@ describe('parseChatCompletionRequest', () => {
     });
   });
 
+  it('takes every int64 seed, as JSON numbers arrive (rounded past 2^53), and refuses the rest', () => {
+    const seedOf = (json: string) =>
+      parseChatCompletionRequest({ ...base, ...(JSON.parse(json) as object) }).generate.sampling
+        ?.seed;
+    expect(seedOf('{"seed": 9007199254740993}')).toBe(2 ** 53);
+    expect(seedOf('{"seed": 9223372036854775807}')).toBe(2 ** 63);
+    expect(seedOf('{"seed": -9223372036854775808}')).toBe(-(2 ** 63));
+    for (const seed of [2 ** 64, -(2 ** 64), 1.5]) {
+      expect(refusal({ ...base, seed })).toMatchObject({ param: 'seed' });
+    }
+  });
+
   it.each([
     ['audio', { voice: 'alloy', format: 'wav' }],
     ['modalities', ['text', 'audio']],

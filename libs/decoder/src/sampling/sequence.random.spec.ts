@@ -34,8 +34,28 @@ describe('SequenceRandom', () => {
     expect(belowQuarter).toBeCloseTo(0.25, 1);
   });
 
-  it('refuses a seed that is not a safe integer', () => {
+  it('takes every int64 seed, each its own stream, beyond 2^53 and down to −2^63', () => {
+    const seeds = [
+      2 ** 53,
+      2 ** 53 + 2, // the next double: a different seed
+      -(2 ** 53),
+      2 ** 60,
+      2 ** 63, // int64's largest as it arrives over gRPC (2^63 − 1 rounded)
+      -(2 ** 63),
+      2 ** 63 - 1024, // the double below it
+    ];
+    const firstDraws = new Set(seeds.map((seed) => draws(new SequenceRandom(seed, 0), 1)[0]));
+    expect(firstDraws.size).toBe(seeds.length);
+    for (const seed of seeds) {
+      expect(draws(new SequenceRandom(seed, 3), 20)).toEqual(
+        draws(new SequenceRandom(seed, 3), 20),
+      );
+    }
+  });
+
+  it('refuses a seed that is not an integer', () => {
     expect(() => new SequenceRandom(1.5, 0)).toThrow(RangeError);
-    expect(() => new SequenceRandom(2 ** 60, 0)).toThrow(RangeError);
+    expect(() => new SequenceRandom(Number.NaN, 0)).toThrow(RangeError);
+    expect(() => new SequenceRandom(Infinity, 0)).toThrow(RangeError);
   });
 });

@@ -7,19 +7,34 @@
 import { randomInt } from 'node:crypto';
 import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 
-/** A seed for a request that sets none (any safe integer is a valid seed). */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A seed for a request that sets none (any integer is a valid seed). */
 export function randomSeed(): number {
   return randomInt(0, 2 ** 48 - 1);
+}
+
+/**
+ * The seed's 64 bits, two's complement for negative ones. A seed is an int64 (OpenAI's type and
+ * the proto's); past 2^53 it arrives as the nearest double, which is still an integer and still
+ * one distinct seed. gRPC saturates a value beyond int64 and int64's largest, 2^63 − 1, decodes
+ * to the double 2^63, so the clamp gives that one its own bits rather than wrapping it onto −2^63.
+ */
+function seedBits(seed: number): bigint {
+  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  const value = BigInt(seed);
+  const int64 = value < INT64_MIN ? INT64_MIN : value > INT64_MAX ? INT64_MAX : value;
+  return BigInt.asUintN(64, int64);
 }
 
 export class SequenceRandom {
   private readonly rng: RandomGenerator;
 
   constructor(seed: number, choice: number) {
-    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-    // All 64 bits of the seed (two's complement for negative ones) go into the state; for a
-    // 32-bit seed this is exactly pure-rand's xoroshiro128plus(seed).
-    const bits = BigInt.asUintN(64, BigInt(seed));
+    // All 64 bits of the seed go into the state; for a 32-bit seed this is exactly pure-rand's
+    // xoroshiro128plus(seed).
+    const bits = seedBits(seed);
     const low = Number(bits & 0xffffffffn) | 0;
     const high = Number(bits >> 32n) | 0;
     this.rng = xoroshiro128plus.fromState([~high, ~low, low, high]);
