@@ -11,6 +11,7 @@ import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { PiperVoice } from '@tessera/tts';
 import { Counter, type Registry } from 'prom-client';
 import { SpeechModelOptionsSchema } from './speech-model.options';
+import { SynthesisBacklog } from './synthesis.backlog';
 import { resolveVoiceMap, voiceFileOf, voiceNames, type MappedVoice } from './voice.map';
 
 export interface SpeechModel {
@@ -22,6 +23,8 @@ export interface SpeechModel {
   /** The names, sorted (ListModels' `voices`). */
   readonly voices: readonly string[];
   readonly maxPhonemesPerRun: number;
+  /** The work each voice file has taken on, and its rate (one per PiperVoice: its worker pool). */
+  readonly backlogs: ReadonlyMap<PiperVoice, SynthesisBacklog>;
 }
 
 @Injectable()
@@ -88,6 +91,16 @@ export class SpeechModels {
           where,
         );
         for (const voice of voices.values()) await voice.warmup();
+        const backlogs = new Map(
+          [...voices.values()].map((voice) => [
+            voice,
+            new SynthesisBacklog({
+              maxSeconds: options.max_backlog_seconds,
+              initialCharsPerSecond: options.initial_chars_per_second,
+              parallelRuns: options.workers,
+            }),
+          ]),
+        );
         const names = voiceNames(voiceMap);
         this.logger.log(
           `loaded ${spec.id}: ${voices.size} voice file(s), voices ${names.join(', ')}`,
@@ -98,6 +111,7 @@ export class SpeechModels {
           voiceMap,
           voices: names,
           maxPhonemesPerRun: options.max_phonemes_per_run,
+          backlogs,
         };
       },
     );
