@@ -85,7 +85,8 @@ export function modelNotServed(model: string, capability: string): GrpcStatusErr
 
 /**
  * Why the runtime did not do a piece of work, as the status its caller gets. A full queue is
- * RESOURCE_EXHAUSTED (the gateway's 429 with Retry-After); a closed batcher or a pool with no
+ * RESOURCE_EXHAUSTED (the gateway's 429 with Retry-After: the refusal's own wait when it knows
+ * one, in the trailers); a closed batcher or a pool with no
  * worker left is UNAVAILABLE, since another instance (or a restart) can serve it.
  */
 const RUNTIME_ERROR_STATUS: ReadonlyArray<
