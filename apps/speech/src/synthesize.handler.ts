@@ -1,10 +1,10 @@
 // The Synthesize call: the request checked against the model (synthesize.request.ts), taken on
 // by its voice's backlog or refused at once when the voice cannot finish it in time
-// (synthesis.backlog.ts), the text normalised and phonemised into voice runs, each run synthesised in the voice's worker pool and
-// fed to the format's encoder as soon as it is done (the next run is synthesised meanwhile), and
-// the encoder's bytes streamed back as they come: content type and rate on the first message,
-// usage on the last. The caller going away aborts `ctx.signal`: no further run starts and the
-// encoder is killed.
+// (synthesis.backlog.ts), the text normalised and phonemised into voice runs, each run
+// synthesised in the voice's worker pool and fed to the format's encoder as soon as it is done
+// (the next run is synthesised meanwhile), and the encoder's bytes streamed back as they come:
+// content type and rate on the first message, usage on the last. The caller going away aborts
+// `ctx.signal`: no further run starts and the encoder is killed.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AUDIO_CONTENT_TYPES, SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
 import {
