@@ -2,14 +2,14 @@
 // its voice map: each distinct voice file it names is one PiperVoice (its own worker pool), and
 // each name of the map a speaker of one of them. A speaker the file does not have stops the
 // service, naming it.
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { ModelStore, companionSpecs, type ModelSpec } from '@tessera/models';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { PiperVoice } from '@tessera/tts';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { SpeechModelOptionsSchema } from './speech-model.options';
 import { SynthesisBacklog } from './synthesis.backlog';
 import { resolveVoiceMap, voiceFileOf, voiceNames, type MappedVoice } from './voice.map';
@@ -43,6 +43,31 @@ export class SpeechModels {
       help: 'Voice model runs (one per sentence, or per part of an over-long one)',
       labelNames: ['model'],
       registers: [registry],
+    });
+    const served = this.served;
+    // Read when scraped: what each voice file holds and its rate, against max_backlog_seconds.
+    const eachBacklog = (read: (backlog: SynthesisBacklog) => number) =>
+      function (this: Gauge<'model' | 'file'>) {
+        this.reset();
+        for (const model of served.all()) {
+          for (const [voice, backlog] of model.backlogs) {
+            this.set({ model: model.spec.id, file: basename(voice.onnxPath) }, read(backlog));
+          }
+        }
+      };
+    new Gauge({
+      name: 'tessera_speech_backlog_characters',
+      help: 'Characters of input a voice file has taken on and not yet synthesised',
+      labelNames: ['model', 'file'],
+      registers: [registry],
+      collect: eachBacklog((backlog) => backlog.queuedChars),
+    });
+    new Gauge({
+      name: 'tessera_speech_characters_per_second',
+      help: "A voice file's measured synthesis rate (its start value until a run is measured)",
+      labelNames: ['model', 'file'],
+      registers: [registry],
+      collect: eachBacklog((backlog) => backlog.charsPerSecond),
     });
   }
 
