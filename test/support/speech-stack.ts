@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { GatewayConfig } from '@tessera/config';
 import { startCapabilityService } from '@tessera/service';
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
 import { SpeechModule } from '../../apps/speech/src/speech.module';
@@ -35,8 +36,9 @@ function quietVoiceDir(): string {
 /**
  * The speech models of the e2e tests: the fixture voice behind tts-1, tts-1-hd and
  * gpt-4o-mini-tts, its quiet copy, and an embeddings model (for "a model of another capability").
+ * `options`: more model options for both speech models (YAML values, e.g. `{ workers: '2' }`).
  */
-export function speechModelsFile(): string {
+export function speechModelsFile(options: Record<string, string> = {}): string {
   const voices = SPEECH_VOICES.map(
     (name, speaker) => `        ${name}: { speaker: speaker_${speaker} }`,
   );
@@ -47,6 +49,7 @@ export function speechModelsFile(): string {
     `    file: ${VOICE_FILE}`,
     `    aliases: [${aliases}]`,
     '    options:',
+    ...Object.entries(options).map(([name, value]) => `      ${name}: ${value}`),
     '      voices:',
     ...voices,
   ];
@@ -67,11 +70,15 @@ export async function startSpeechService(modelsFile = speechModelsFile()) {
   );
 }
 
-export async function startSpeechStack(modelsFile = speechModelsFile()) {
+export async function startSpeechStack(
+  modelsFile = speechModelsFile(),
+  gatewayOverrides: Partial<GatewayConfig> = {},
+) {
   const speech: TestService = await startSpeechService(modelsFile);
   const gateway = await startGateway({
     modelsFile,
     upstreams: { speech: `127.0.0.1:${speech.grpcPort}` },
+    ...gatewayOverrides,
   });
   return {
     speech,
@@ -86,10 +93,13 @@ export async function startSpeechStack(modelsFile = speechModelsFile()) {
 export type SpeechStack = Awaited<ReturnType<typeof startSpeechStack>>;
 
 /** Starts the speech stack before the file's tests and stops it after. */
-export function useSpeechStack(modelsFile?: string): () => SpeechStack {
+export function useSpeechStack(
+  modelsFile?: string,
+  gatewayOverrides?: Partial<GatewayConfig>,
+): () => SpeechStack {
   let stack: SpeechStack | undefined;
   beforeAll(async () => {
-    stack = await startSpeechStack(modelsFile);
+    stack = await startSpeechStack(modelsFile, gatewayOverrides);
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

@@ -10,6 +10,8 @@ describe('speech model options', () => {
   it('fills the defaults', () => {
     expect(SpeechModelOptionsSchema.parse({ voices: { alloy: {} } })).toMatchObject({
       max_phonemes_per_run: 400,
+      max_backlog_seconds: 60,
+      initial_chars_per_second: 100,
       workers: 1,
       voices: { alloy: {} },
     });
@@ -23,6 +25,8 @@ describe('speech model options', () => {
     [{ voices: { alloy: { speed: 2 } } }, 'voices.alloy'],
     [{ voices: { 'two words': {} } }, 'voices.two words'],
     [{ voices: { alloy: {} }, max_phonemes_per_run: 8 }, 'max_phonemes_per_run'],
+    [{ voices: { alloy: {} }, max_backlog_seconds: 0 }, 'max_backlog_seconds'],
+    [{ voices: { alloy: {} }, initial_chars_per_second: -1 }, 'initial_chars_per_second'],
     [{ voices: { alloy: {} }, noise: 0 }, ''],
   ])('refuses %j, naming %s', (options, path) => {
     const parsed = SpeechModelOptionsSchema.safeParse(options);

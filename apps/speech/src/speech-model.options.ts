@@ -36,6 +36,18 @@ export const SpeechModelOptionsSchema = RuntimeOptionsSchema.extend({
    * one run's time and memory stay bounded (piper-tts runs any sentence whole).
    */
   max_phonemes_per_run: z.number().int().min(16).max(4096).default(400),
+  /**
+   * Most seconds of synthesis (at the voice's measured rate) a voice file takes on: a request
+   * that would bring what it holds over this is refused with 429 and a Retry-After instead of
+   * slowing every request it holds (synthesis.backlog.ts). A voice with nothing to do takes any
+   * request.
+   */
+  max_backlog_seconds: z.number().positive().max(3600).default(60),
+  /**
+   * Characters per second one worker is assumed to synthesise until its first run is measured;
+   * keep it low (a CPU voice of piper's "medium" quality makes 200–400).
+   */
+  initial_chars_per_second: z.number().positive().max(1_000_000).default(100),
 }).strict();
 
 export type SpeechModelOptions = z.infer<typeof SpeechModelOptionsSchema>;

@@ -2,15 +2,16 @@
 // its voice map: each distinct voice file it names is one PiperVoice (its own worker pool), and
 // each name of the map a speaker of one of them. A speaker the file does not have stops the
 // service, naming it.
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { ModelStore, companionSpecs, type ModelSpec } from '@tessera/models';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { PiperVoice } from '@tessera/tts';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { SpeechModelOptionsSchema } from './speech-model.options';
+import { SynthesisBacklog } from './synthesis.backlog';
 import { resolveVoiceMap, voiceFileOf, voiceNames, type MappedVoice } from './voice.map';
 
 export interface SpeechModel {
@@ -22,6 +23,8 @@ export interface SpeechModel {
   /** The names, sorted (ListModels' `voices`). */
   readonly voices: readonly string[];
   readonly maxPhonemesPerRun: number;
+  /** The work each voice file has taken on, and its rate (one per PiperVoice: its worker pool). */
+  readonly backlogs: ReadonlyMap<PiperVoice, SynthesisBacklog>;
 }
 
 @Injectable()
@@ -40,6 +43,31 @@ export class SpeechModels {
       help: 'Voice model runs (one per sentence, or per part of an over-long one)',
       labelNames: ['model'],
       registers: [registry],
+    });
+    const served = this.served;
+    // Read when scraped: what each voice file holds and its rate, against max_backlog_seconds.
+    const eachBacklog = (read: (backlog: SynthesisBacklog) => number) =>
+      function (this: Gauge<'model' | 'file'>) {
+        this.reset();
+        for (const model of served.all()) {
+          for (const [voice, backlog] of model.backlogs) {
+            this.set({ model: model.spec.id, file: basename(voice.onnxPath) }, read(backlog));
+          }
+        }
+      };
+    new Gauge({
+      name: 'tessera_speech_backlog_characters',
+      help: 'Characters of input a voice file has taken on and not yet synthesised',
+      labelNames: ['model', 'file'],
+      registers: [registry],
+      collect: eachBacklog((backlog) => backlog.queuedChars),
+    });
+    new Gauge({
+      name: 'tessera_speech_characters_per_second',
+      help: "A voice file's measured synthesis rate (its start value until a run is measured)",
+      labelNames: ['model', 'file'],
+      registers: [registry],
+      collect: eachBacklog((backlog) => backlog.charsPerSecond),
     });
   }
 
@@ -88,6 +116,16 @@ export class SpeechModels {
           where,
         );
         for (const voice of voices.values()) await voice.warmup();
+        const backlogs = new Map(
+          [...voices.values()].map((voice) => [
+            voice,
+            new SynthesisBacklog({
+              maxSeconds: options.max_backlog_seconds,
+              initialCharsPerSecond: options.initial_chars_per_second,
+              parallelRuns: options.workers,
+            }),
+          ]),
+        );
         const names = voiceNames(voiceMap);
         this.logger.log(
           `loaded ${spec.id}: ${voices.size} voice file(s), voices ${names.join(', ')}`,
@@ -98,6 +136,7 @@ export class SpeechModels {
           voiceMap,
           voices: names,
           maxPhonemesPerRun: options.max_phonemes_per_run,
+          backlogs,
         };
       },
     );

@@ -47,11 +47,15 @@ describe('the speech service on the tiny fixture voices', () => {
     return chunks;
   }
 
-  async function runsCounted(): Promise<number> {
+  /** The sum of a metric's series (0 when it has none). */
+  async function metricSum(name: string): Promise<number> {
     const metrics = await (await fetch(`${service.httpUrl}/metrics`)).text();
-    const line = metrics.split('\n').find((l) => l.startsWith('tessera_speech_voice_runs_total{'));
-    return line ? Number(line.split(' ').pop()) : 0;
+    return metrics
+      .split('\n')
+      .filter((l) => l.startsWith(`${name}{`))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
   }
+  const runsCounted = () => metricSum('tessera_speech_voice_runs_total');
 
   it('lists the model with its voices, sorted', async () => {
     const listed = await new Promise<ListModelsResponse>((resolve, reject) =>
@@ -137,5 +141,8 @@ describe('the speech service on the tiny fixture voices', () => {
     const made = (await runsCounted()) - before;
     expect(made).toBeGreaterThan(0);
     expect(made).toBeLessThan(sentences);
+    // The cancelled request gave back what it held: no voice counts work any more.
+    expect(await metricSum('tessera_speech_backlog_characters')).toBe(0);
+    expect(await metricSum('tessera_speech_characters_per_second')).toBeGreaterThan(0);
   });
 });

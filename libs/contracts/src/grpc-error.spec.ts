@@ -1,6 +1,11 @@
-import { status } from '@grpc/grpc-js';
+import { status, type ServiceError } from '@grpc/grpc-js';
 import * as runtime from '@tessera/runtime';
-import { GrpcStatusError, grpcStatusErrorOf, knownGrpcStatusErrorOf } from './grpc-error';
+import {
+  GrpcStatusError,
+  grpcErrorDetails,
+  grpcStatusErrorOf,
+  knownGrpcStatusErrorOf,
+} from './grpc-error';
 
 describe('grpcStatusErrorOf', () => {
   it.each([
@@ -17,6 +22,19 @@ describe('grpcStatusErrorOf', () => {
     const error = grpcStatusErrorOf(new runtime.QueueFullError('3 jobs are waiting'));
     expect(error.message).toBe('The model is busy: 3 jobs are waiting; retry shortly.');
     expect(error.details.code).toBe('rate_limit_exceeded');
+  });
+
+  it('carries the wait a refusal knows to the caller in the trailers, and none when unknown', () => {
+    const timed = grpcStatusErrorOf(new runtime.QueueFullError('work ahead', 2_400.2));
+    expect(grpcErrorDetails(timed.toServiceError() as ServiceError)).toEqual({
+      param: null,
+      code: 'rate_limit_exceeded',
+      retryAfterMs: 2_401,
+    });
+    const plain = grpcStatusErrorOf(new runtime.QueueFullError('3 jobs are waiting'));
+    expect(grpcErrorDetails(plain.toServiceError() as ServiceError)).not.toHaveProperty(
+      'retryAfterMs',
+    );
   });
 
   it('keeps a GrpcStatusError as thrown, and hides anything unknown behind INTERNAL', () => {

@@ -14,10 +14,13 @@ import {
 
 export const ERROR_PARAM_KEY = 'tessera-error-param';
 export const ERROR_CODE_KEY = 'tessera-error-code';
+/** Milliseconds until a refused request may pass (RESOURCE_EXHAUSTED): the gateway's Retry-After. */
+export const ERROR_RETRY_AFTER_MS_KEY = 'tessera-retry-after-ms';
 
 export interface GrpcErrorDetails {
   param?: string | null;
   code?: string | null;
+  retryAfterMs?: number;
 }
 
 /** Builds the error object a grpc-js handler passes to its callback (or emits on a stream). */
@@ -29,19 +32,30 @@ function grpcError(
   const metadata = new Metadata();
   if (details.param) metadata.set(ERROR_PARAM_KEY, details.param);
   if (details.code) metadata.set(ERROR_CODE_KEY, details.code);
+  if (details.retryAfterMs !== undefined) {
+    metadata.set(ERROR_RETRY_AFTER_MS_KEY, String(Math.ceil(details.retryAfterMs)));
+  }
   return { code, details: message, message, metadata };
 }
 
-/** Reads back the `param` and `code` a service attached to its GrpcStatusError. */
+/**
+ * Reads back the `param`, `code` and retry wait a service attached to its GrpcStatusError
+ * (`retryAfterMs` only when one was sent).
+ */
 export function grpcErrorDetails(error: Pick<ServiceError, 'metadata'>): {
   param: string | null;
   code: string | null;
+  retryAfterMs?: number;
 } {
   const read = (key: string): string | null => {
     const value = error.metadata?.get(key)[0];
     return typeof value === 'string' && value !== '' ? value : null;
   };
-  return { param: read(ERROR_PARAM_KEY), code: read(ERROR_CODE_KEY) };
+  const details = { param: read(ERROR_PARAM_KEY), code: read(ERROR_CODE_KEY) };
+  const retryAfterMs = Number(read(ERROR_RETRY_AFTER_MS_KEY) ?? NaN);
+  return Number.isFinite(retryAfterMs) && retryAfterMs >= 0
+    ? { ...details, retryAfterMs }
+    : details;
 }
 
 /** Thrown inside a handler; the handler wrapper turns it into a gRPC status. */
@@ -71,11 +85,12 @@ export function modelNotServed(model: string, capability: string): GrpcStatusErr
 
 /**
  * Why the runtime did not do a piece of work, as the status its caller gets. A full queue is
- * RESOURCE_EXHAUSTED (the gateway's 429 with Retry-After); a closed batcher or a pool with no
+ * RESOURCE_EXHAUSTED (the gateway's 429 with Retry-After: the refusal's own wait when it knows
+ * one, in the trailers); a closed batcher or a pool with no
  * worker left is UNAVAILABLE, since another instance (or a restart) can serve it.
  */
 const RUNTIME_ERROR_STATUS: ReadonlyArray<
-  readonly [new (message?: string) => Error, (error: Error) => GrpcStatusError]
+  readonly [new (...args: never[]) => Error, (error: Error) => GrpcStatusError]
 > = [
   [
     QueueFullError,
@@ -83,7 +98,11 @@ const RUNTIME_ERROR_STATUS: ReadonlyArray<
       new GrpcStatusError(
         status.RESOURCE_EXHAUSTED,
         `The model is busy: ${error.message}; retry shortly.`,
-        { param: null, code: 'rate_limit_exceeded' },
+        {
+          param: null,
+          code: 'rate_limit_exceeded',
+          retryAfterMs: (error as QueueFullError).retryAfterMs,
+        },
       ),
   ],
   [WorkCancelledError, (error) => new GrpcStatusError(status.CANCELLED, error.message)],

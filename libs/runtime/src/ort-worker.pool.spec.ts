@@ -167,6 +167,22 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
     });
   });
 
+  it('tells a job when it leaves the queue for a worker, not when it is submitted', async () => {
+    await withPool({}, async (pool) => {
+      const started: string[] = [];
+      const job = (name: string) =>
+        pool.execute(
+          { kind: 'steps', sequence: name, steps: 2, pauseMs: 10 },
+          { onStart: () => started.push(name) },
+        );
+      const jobs = [job('first'), job('second')];
+      // One worker: the second waits in the queue.
+      expect(started).toEqual(['first']);
+      await Promise.all(jobs);
+      expect(started).toEqual(['first', 'second']);
+    });
+  });
+
   it('refuses jobs beyond max_queued_items with QueueFullError', async () => {
     await withPool({ runtime: { intra_op_threads: 1, max_queued_items: 1 } }, async (pool) => {
       const request = { kind: 'steps', sequence: 'z', steps: 2, pauseMs: 20 } as const;

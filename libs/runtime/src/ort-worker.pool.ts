@@ -34,6 +34,11 @@ export interface OrtJobOptions extends WorkBounds {
   readonly worker?: number;
   /** Buffers moved to the worker instead of copied; the caller must not touch them afterwards. */
   readonly transfer?: readonly ArrayBuffer[];
+  /**
+   * Called when the job leaves the queue for a worker: the caller can time the run itself,
+   * apart from its wait (a measured rate of work must not count the queue it is used to bound).
+   */
+  readonly onStart?: () => void;
 }
 
 interface Job {
@@ -382,6 +387,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
           }
           slot.jobs.set(job.id, job);
           job.slot = slot;
+          job.options.onStart?.();
         } catch (error) {
           // e.g. a buffer that was already detached: the job is unsendable, the worker fine.
           this.finish(job, error instanceof Error ? error : new Error(String(error)));

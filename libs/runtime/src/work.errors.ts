@@ -14,6 +14,14 @@ export class WorkDeadlineError extends Error {
 /** The model's queue is full: the caller should retry later rather than wait behind it. */
 export class QueueFullError extends Error {
   override readonly name = 'QueueFullError';
+
+  constructor(
+    message: string,
+    /** When the work ahead will have drained enough to take this, if the refuser knows it. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** How callers bound one piece of work: both optional, both checked before it runs. */

@@ -25,8 +25,8 @@ export function grpcStatusToHttp(code: status): { http: number; type: OpenAIErro
  */
 export function openAIErrorFromGrpc(error: ServiceError, capability: string): OpenAIError {
   const { http, type } = grpcStatusToHttp(error.code);
-  const { param, code } = grpcErrorDetails(error);
-  if (http < 500) return new OpenAIError(http, error.details, type, param, code);
+  const { param, code, retryAfterMs } = grpcErrorDetails(error);
+  if (http < 500) return new OpenAIError(http, error.details, type, param, code, retryAfterMs);
   const message =
     http === 503
       ? `The ${capability} service is unavailable; try again shortly.`

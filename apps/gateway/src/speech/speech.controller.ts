@@ -31,14 +31,22 @@ export class SpeechController {
     const model = routeRequestModel(this.router, request, speech.model, 'speech');
     // Every answer is streamed (audio sentence by sentence, or events).
     holdStreamSlot(request, reply);
-    const chunks = this.upstreams.serverStream('speech', 'Synthesize', {
-      model: model.id,
-      input: speech.input,
-      voice: speech.voice,
-      response_format: speech.responseFormat,
-      speed: speech.speed,
-      instructions: speech.instructions,
-    });
+    // A long input may take longer than the request timeout to speak: the service admits only
+    // what it can finish in time at its measured rate, and once admitted the audio is not cut
+    // while it keeps coming, only when none comes for the request timeout (docs/speech.md).
+    const chunks = this.upstreams.serverStream(
+      'speech',
+      'Synthesize',
+      {
+        model: model.id,
+        input: speech.input,
+        voice: speech.voice,
+        response_format: speech.responseFormat,
+        speed: speech.speed,
+        instructions: speech.instructions,
+      },
+      { timeoutPer: 'message' },
+    );
     const usage = new SpeechUsageRecord();
     // Billed by the input's characters (code points), as OpenAI prices speech; the encoder's
     // output is not aligned with sentences, so a stream the client left is billed for all of

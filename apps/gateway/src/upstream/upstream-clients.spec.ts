@@ -63,6 +63,10 @@ const handlers: Partial<Record<Capability, grpc.UntypedServiceImplementation>> =
       if (request.model === 'fails-midway') {
         throw new GrpcStatusError(grpc.status.RESOURCE_EXHAUSTED, 'the queue is full');
       }
+      if (request.model === 'stalls') {
+        await waitForAbort(ctx);
+        return;
+      }
       if (request.model === 'endless') {
         void waitForAbort(ctx);
         while (!ctx.signal.aborted) {
@@ -240,6 +244,44 @@ describe('server streams', () => {
       break;
     }
     await until(() => waiting.aborted !== undefined);
+    expect(((await waiting.aborted) as GrpcStatusError).code).toBe(grpc.status.CANCELLED);
+  });
+});
+
+describe('server streams timed per message', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const perMessage = { timeoutMs: 300, timeoutPer: 'message' } as const;
+
+  it('carry no deadline, and are not cut while messages keep coming or the consumer is slow', async () => {
+    const stream = upstreams.serverStream('chat', 'Generate', { model: 'endless' }, perMessage);
+    const started = Date.now();
+    let received = 0;
+    for await (const message of stream) {
+      expect(message.delta?.content).toBeDefined();
+      received++;
+      // A consumer that holds a message longer than the bound: only the service's wait counts.
+      if (received === 2) await sleep(3 * perMessage.timeoutMs);
+      if (Date.now() - started > 4 * perMessage.timeoutMs) break;
+    }
+    expect(received).toBeGreaterThan(2);
+    expect(waiting.ctx!.deadline).toBe(Infinity);
+  });
+
+  it('are cut as a missed deadline (504) when the service sends nothing for the bound', async () => {
+    const contents: string[] = [];
+    const error = await (async () => {
+      for await (const message of upstreams.serverStream(
+        'chat',
+        'Generate',
+        { model: 'stalls' },
+        perMessage,
+      )) {
+        contents.push(message.delta?.content ?? '');
+      }
+    })().catch((e: unknown) => e);
+    expect(contents).toEqual(['a']);
+    expect((error as OpenAIError).status).toBe(504);
+    expect((error as OpenAIError).type).toBe('timeout_error');
     expect(((await waiting.aborted) as GrpcStatusError).code).toBe(grpc.status.CANCELLED);
   });
 });

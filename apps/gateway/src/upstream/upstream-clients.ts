@@ -32,6 +32,12 @@ const CALL_KINDS = {
 export interface UpstreamCallOptions {
   /** Overrides the gateway's request timeout for this call. */
   timeoutMs?: number;
+  /**
+   * What the timeout bounds: the whole call (default), or, for a server stream, the wait for
+   * each message (the first one included), so that a long stream whose messages keep coming is
+   * never cut by a wall clock; the call then carries no gRPC deadline.
+   */
+  timeoutPer?: 'call' | 'message';
 }
 
 @Injectable()
@@ -73,14 +79,18 @@ export class UpstreamClients implements OnApplicationShutdown {
     options: UpstreamCallOptions = {},
   ): UpstreamStream<ResponseOf<C, M>> {
     const { client, definition } = this.method(capability, method, 'serverStream');
+    const idleMs =
+      options.timeoutPer === 'message'
+        ? (options.timeoutMs ?? this.config.requestTimeoutMs)
+        : undefined;
     const call = client.makeServerStreamRequest(
       definition.path,
       definition.requestSerialize,
       definition.responseDeserialize,
       request,
-      callOptions(options),
+      idleMs === undefined ? callOptions(options) : { deadline: Infinity },
     );
-    return upstreamStream(call, (error) => openAIErrorFromGrpc(error, capability));
+    return upstreamStream(call, (error) => openAIErrorFromGrpc(error, capability), idleMs);
   }
 
   /**

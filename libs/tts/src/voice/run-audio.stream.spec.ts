@@ -6,8 +6,13 @@ class SteppedVoice implements RunSynthesizer {
   readonly cancelled: number[][] = [];
   private readonly waiting: (() => void)[] = [];
 
-  synthesize(ids: readonly number[], _: unknown, options: { signal?: AbortSignal } = {}) {
+  synthesize(
+    ids: readonly number[],
+    _: unknown,
+    options: { signal?: AbortSignal; onStart?: () => void } = {},
+  ) {
     this.started.push([...ids]);
+    options.onStart?.();
     return new Promise<Int16Array>((resolve, reject) => {
       let done = false;
       options.signal?.addEventListener('abort', () => {
@@ -37,7 +42,11 @@ describe('runAudio', () => {
     const first = audio.next();
     expect(voice.started).toEqual([[1]]);
     voice.finishNext();
-    expect((await first).value).toEqual({ pcm: Int16Array.of(1), ids: 1 });
+    expect((await first).value).toEqual({
+      pcm: Int16Array.of(1),
+      ids: 1,
+      seconds: expect.any(Number),
+    });
     // While run 0 is being encoded, run 1 is already synthesising; run 2 is not started.
     expect(voice.started).toEqual([[1], [2, 2]]);
     const rest: number[] = [];
@@ -74,6 +83,32 @@ describe('runAudio', () => {
     caller.abort();
     await expect(second).rejects.toThrow('cancelled');
     expect(voice.started).toHaveLength(2);
+  });
+
+  it('times each run from when a worker takes it to its result, not from when it was queued', async () => {
+    jest.useFakeTimers();
+    try {
+      let take: (() => void) | undefined;
+      let finish: (() => void) | undefined;
+      const queued: RunSynthesizer = {
+        synthesize: (ids, _, options = {}) =>
+          new Promise<Int16Array>((resolve) => {
+            take = () => options.onStart?.();
+            finish = () => resolve(Int16Array.from(ids));
+          }),
+      };
+      const audio = runAudio(queued, [[1]], voicing);
+      const first = audio.next();
+      jest.advanceTimersByTime(5_000); // waiting behind other requests' runs
+      take!();
+      jest.advanceTimersByTime(250); // the run itself
+      finish!();
+      await Promise.resolve();
+      jest.advanceTimersByTime(1_000); // the caller comes back for it later
+      expect((await first).value).toMatchObject({ ids: 1, seconds: 0.25 });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('yields nothing for no runs', async () => {
