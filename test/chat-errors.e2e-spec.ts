@@ -102,7 +102,11 @@ describe('POST /v1/chat/completions refuses', () => {
     [
       'more than 4 stops',
       { ...base, stop: ['a', 'b', 'c', 'd', 'e'] },
-      invalid("Invalid 'stop': has 5 items; at most 4 are allowed.", 'stop'),
+      invalid(
+        "Invalid 'stop': array too long. Expected an array with maximum length 4, but got an " +
+          'array with length 5 instead.',
+        'stop',
+      ),
     ],
     [
       'a logit_bias value outside -100…100',

@@ -1,10 +1,13 @@
 // The `messages` of a chat completion request, one message at a time: its role first (so an
 // unknown role is named as such, not as a mismatch with five shapes), then the strict shape of
 // that role, then each content part by its `type`. Every 400 names the full path of the value at
-// fault (`messages[2].content[1].type`).
+// fault (`messages[2].content[1].type`). Each array is refused on its length (the request's
+// limits) before any of its items is read.
 import { z } from 'zod';
+import type { ChatInputLimits } from '@tessera/config';
 import type { ChatMessage, ContentPart } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
+import { arrayWithin, boundedArray } from '../validation/bounded-array.schema';
 import { paramName, parseValue } from '../validation/parse-body';
 import { FunctionName } from './tools.request';
 
@@ -44,7 +47,7 @@ const notContent = (issue: { input?: unknown }) =>
   Array.isArray(issue.input)
     ? 'must not be an empty array'
     : 'expected a string or an array of content parts';
-/** A string, or a non-empty array whose parts are checked one by one (partsOf). */
+/** A string, or a non-empty array whose parts are counted, then checked one by one (partsOf). */
 const Content = z.custom<string | unknown[]>(
   (value) => typeof value === 'string' || (Array.isArray(value) && value.length > 0),
   { error: notContent },
@@ -78,7 +81,8 @@ const MESSAGE_SCHEMAS = {
     // Rejected below when set: a reference to an earlier audio answer, or a deprecated call.
     audio: z.unknown().optional(),
     function_call: z.unknown().optional(),
-    tool_calls: z.array(ToolCall).optional(),
+    // Counted, then checked one by one (toolCallsOf).
+    tool_calls: arrayWithin({}).optional(),
   }),
   tool: z.strictObject({
     role: z.literal('tool'),
@@ -93,11 +97,12 @@ function unsupported(param: string, message: string): OpenAIError {
   return OpenAIError.badRequest(`Invalid '${param}': ${message}`, param, 'unsupported_value');
 }
 
-export function parseMessages(messages: readonly unknown[]): ChatMessage[] {
+export function parseMessages(messages: unknown[], limits: ChatInputLimits): ChatMessage[] {
+  parseValue(arrayWithin({ max: limits.maxMessages }), messages, ['messages']);
   // The ids of the calls made so far: a tool message answers one of them.
   const calls = new Set<string>();
   return messages.map((message, index) => {
-    const parsed = parseMessage(message, ['messages', index]);
+    const parsed = parseMessage(message, ['messages', index], limits.maxMessageParts);
     for (const call of parsed.tool_calls ?? []) calls.add(call.id!);
     if (parsed.role === 'tool' && !calls.has(parsed.tool_call_id!)) {
       const param = `messages[${index}].tool_call_id`;
@@ -111,7 +116,11 @@ export function parseMessages(messages: readonly unknown[]): ChatMessage[] {
   });
 }
 
-function parseMessage(message: unknown, at: readonly (string | number)[]): ChatMessage {
+function parseMessage(
+  message: unknown,
+  at: readonly (string | number)[],
+  maxParts: number,
+): ChatMessage {
   const where = `messages[${at[1]}]`;
   if (isObject(message) && message.role === 'function') {
     throw unsupported(
@@ -133,13 +142,19 @@ function parseMessage(message: unknown, at: readonly (string | number)[]): ChatM
           "deprecated function calls are not supported; use 'tool_calls'.",
         );
       }
+      const toolCalls = parsed.tool_calls
+        ? parseValue(boundedArray(ToolCall, { max: maxParts }), parsed.tool_calls, [
+            ...at,
+            'tool_calls',
+          ])
+        : [];
       const content =
         parsed.content != null
-          ? partsOf(parsed.content, role, [...at, 'content'])
+          ? partsOf(parsed.content, role, [...at, 'content'], maxParts)
           : parsed.refusal != null
             ? [{ text: parsed.refusal }]
             : [];
-      if (parsed.content == null && parsed.refusal == null && !parsed.tool_calls?.length) {
+      if (parsed.content == null && parsed.refusal == null && toolCalls.length === 0) {
         throw OpenAIError.badRequest(
           `Invalid '${where}.content': an assistant message needs content unless it has tool_calls.`,
           `${where}.content`,
@@ -149,7 +164,7 @@ function parseMessage(message: unknown, at: readonly (string | number)[]): ChatM
         role,
         content,
         name: parsed.name ?? '',
-        tool_calls: parsed.tool_calls ?? [],
+        tool_calls: toolCalls,
         tool_call_id: '',
       };
     }
@@ -157,7 +172,7 @@ function parseMessage(message: unknown, at: readonly (string | number)[]): ChatM
       const parsed = parseValue(MESSAGE_SCHEMAS.tool, message, at);
       return {
         role,
-        content: partsOf(parsed.content, role, [...at, 'content']),
+        content: partsOf(parsed.content, role, [...at, 'content'], maxParts),
         name: '',
         tool_calls: [],
         tool_call_id: parsed.tool_call_id,
@@ -167,7 +182,7 @@ function parseMessage(message: unknown, at: readonly (string | number)[]): ChatM
       const parsed = parseValue(MESSAGE_SCHEMAS[role], message, at);
       return {
         role,
-        content: partsOf(parsed.content, role, [...at, 'content']),
+        content: partsOf(parsed.content, role, [...at, 'content'], maxParts),
         name: parsed.name ?? '',
         tool_calls: [],
         tool_call_id: '',
@@ -181,8 +196,10 @@ function partsOf(
   content: string | unknown[],
   role: Role,
   at: readonly (string | number)[],
+  maxParts: number,
 ): ContentPart[] {
   if (typeof content === 'string') return [{ text: content }];
+  parseValue(arrayWithin({ max: maxParts }), content, at);
   const TypeSchema = z.object({ type: z.enum(PART_TYPES[role]) });
   return content.map((part, index) => {
     const where = [...at, index];
