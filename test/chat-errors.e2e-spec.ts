@@ -4,7 +4,7 @@
 import OpenAI from 'openai';
 import { expectSchema } from './support/openai-schemas';
 import { CHAT_MODEL, postSse, useChatStack } from './support/chat-stack';
-import { post } from './support/test-stack';
+import { grpcCallsHandled, post } from './support/test-stack';
 
 const stack = useChatStack();
 
@@ -315,6 +315,41 @@ describe('POST /v1/chat/completions refuses', () => {
     );
     const next = await post(stack().gateway, '/v1/chat/completions', { ...base, max_tokens: 2 });
     expect(next.status).toBe(200);
+  });
+
+  it('500,000 messages on their count at the gateway (the default 2048), and serves on', async () => {
+    // 15.5 MB, under the 16 MiB body limit: every message rendered would hold the chat model.
+    const generated = () => grpcCallsHandled(stack().chat, 'tessera.v1.Chat/Generate');
+    const before = await generated();
+    const response = await post(stack().gateway, '/v1/chat/completions', {
+      ...base,
+      messages: Array.from({ length: 500_000 }, () => ({ role: 'system', content: '' })),
+    });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: invalid(
+        "Invalid 'messages': array too long. Expected an array with maximum length 2048, but " +
+          'got an array with length 500000 instead.',
+        'messages',
+      ),
+    });
+    expectSchema('ErrorResponse', response.body);
+    expect(await generated()).toBe(before);
+    const next = await post(stack().gateway, '/v1/chat/completions', { ...base, max_tokens: 2 });
+    expect(next.status).toBe(200);
+  });
+
+  it('a message of more content parts than the limit (256), naming its content', async () => {
+    const parts = Array.from({ length: 257 }, () => ({ type: 'text', text: 'a' }));
+    await expectError(
+      { ...base, messages: [{ role: 'user', content: parts }] },
+      400,
+      invalid(
+        "Invalid 'messages[0].content': array too long. Expected an array with maximum length " +
+          '256, but got an array with length 257 instead.',
+        'messages[0].content',
+      ),
+    );
   });
 
   it('a prompt plus max_tokens past the context, streamed or not, before any stream starts', async () => {

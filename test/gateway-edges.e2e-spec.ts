@@ -345,6 +345,44 @@ describe('an upstream whose queue is full', () => {
   });
 });
 
+describe('chat input limits set for the gateway', () => {
+  let bounded: TestGateway;
+  beforeAll(async () => {
+    // No chat service: the limits are the gateway's, checked before any upstream is called.
+    bounded = await startGateway({ chatInputs: { maxMessages: 2, maxMessageParts: 1 } });
+  });
+  afterAll(async () => bounded?.close());
+
+  const chat = (messages: unknown[]) =>
+    post(bounded, '/v1/chat/completions', { model: 'tiny-llama', messages });
+  const hi = { role: 'user', content: 'hi' };
+  const part = { type: 'text', text: 'a' };
+
+  it.each([
+    ['messages', [hi, hi, hi], 2, 3],
+    ['messages[0].content', [{ role: 'user', content: [part, part] }], 1, 2],
+  ])('refuses %s past its limit with 400 naming it', async (param, messages, maximum, length) => {
+    const response = await chat(messages);
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: {
+        error: {
+          message:
+            `Invalid '${param}': array too long. Expected an array with maximum length ` +
+            `${maximum}, but got an array with length ${length} instead.`,
+          type: 'invalid_request_error',
+          param,
+          code: null,
+        },
+      },
+    });
+  });
+
+  it('passes a request within the limits on (to a chat service it does not have: 503)', async () => {
+    expect((await chat([hi, hi])).status).toBe(503);
+  });
+});
+
 describe('a client that hangs up mid-body', () => {
   it('is logged once per hang-up, briefly, at debug level, and leaves no request in flight', async () => {
     const logs: Array<{ level: string; message: string }> = [];
