@@ -339,15 +339,21 @@ describe('POST /v1/chat/completions refuses', () => {
     expect(next.status).toBe(200);
   });
 
-  it('a message of more content parts than the limit (256), naming its content', async () => {
-    const parts = Array.from({ length: 257 }, () => ({ type: 'text', text: 'a' }));
+  it('more content parts than the limit (8192) in all messages, naming where it is crossed', async () => {
+    const parts = Array.from({ length: 4097 }, () => ({ type: 'text', text: 'a' }));
     await expectError(
-      { ...base, messages: [{ role: 'user', content: parts }] },
+      {
+        ...base,
+        messages: [
+          { role: 'user', content: parts },
+          { role: 'user', content: parts },
+        ],
+      },
       400,
       invalid(
-        "Invalid 'messages[0].content': array too long. Expected an array with maximum length " +
-          '256, but got an array with length 257 instead.',
-        'messages[0].content',
+        "Invalid 'messages[1].content': the messages carry more than 8192 content parts and " +
+          'tool calls in all, the most one request may carry.',
+        'messages[1].content',
       ),
     );
   });

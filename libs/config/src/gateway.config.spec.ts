@@ -143,19 +143,19 @@ describe('chat input limits', () => {
   const load = (env: Record<string, string>) =>
     loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).chatInputs;
 
-  it('defaults to 2048 messages of at most 256 parts each, and reads both', () => {
+  it('defaults to 2048 messages and 8192 parts in all, and reads both', () => {
     expect(load({})).toEqual(DEFAULT_CHAT_INPUTS);
-    expect(DEFAULT_CHAT_INPUTS).toEqual({ maxMessages: 2048, maxMessageParts: 256 });
-    expect(load({ TESSERA_CHAT_MAX_MESSAGES: '64', TESSERA_CHAT_MAX_MESSAGE_PARTS: '8' })).toEqual({
+    expect(DEFAULT_CHAT_INPUTS).toEqual({ maxMessages: 2048, maxContentParts: 8192 });
+    expect(load({ TESSERA_CHAT_MAX_MESSAGES: '64', TESSERA_CHAT_MAX_CONTENT_PARTS: '8' })).toEqual({
       maxMessages: 64,
-      maxMessageParts: 8,
+      maxContentParts: 8,
     });
   });
 
   it('refuses a limit that is not a positive integer, naming the variable', () => {
     expect(() => load({ TESSERA_CHAT_MAX_MESSAGES: '0' })).toThrow(/TESSERA_CHAT_MAX_MESSAGES/);
-    expect(() => load({ TESSERA_CHAT_MAX_MESSAGE_PARTS: 'many' })).toThrow(
-      /TESSERA_CHAT_MAX_MESSAGE_PARTS/,
+    expect(() => load({ TESSERA_CHAT_MAX_CONTENT_PARTS: 'many' })).toThrow(
+      /TESSERA_CHAT_MAX_CONTENT_PARTS/,
     );
   });
 });

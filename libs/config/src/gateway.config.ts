@@ -80,16 +80,16 @@ export const DEFAULT_EDGE_LIMITS: EdgeLimits = {
 export interface ChatInputLimits {
   /** Most `messages` in one request. */
   maxMessages: number;
-  /** Most content parts (array `content`), and most `tool_calls`, in one message. */
-  maxMessageParts: number;
+  /** Most content parts (array `content`) and `tool_calls` of all messages together. */
+  maxContentParts: number;
 }
 
 export const DEFAULT_CHAT_INPUTS: ChatInputLimits = {
   // OpenAI's own limit: far more turns than any served model's context holds.
   maxMessages: 2048,
-  // Far more than a message needs (its images are capped per request anyway, and its text can
-  // be one part), and together with the messages' limit a bound on one body's items.
-  maxMessageParts: 256,
+  // Four per message at the messages' limit (clients that always send array content send one
+  // each). A bound per message would not do: 2048 messages of 256 parts held the gateway ~5 s.
+  maxContentParts: 8192,
 };
 
 export interface ImageInputConfig {
@@ -165,9 +165,9 @@ const schema = z.object({
   TESSERA_IMAGE_MAX_BYTES: positiveInt.default(DEFAULT_IMAGE_INPUTS.maxBytes),
   TESSERA_IMAGE_MAX_PER_REQUEST: positiveInt.max(256).default(DEFAULT_IMAGE_INPUTS.maxPerRequest),
   TESSERA_CHAT_MAX_MESSAGES: positiveInt.max(100_000).default(DEFAULT_CHAT_INPUTS.maxMessages),
-  TESSERA_CHAT_MAX_MESSAGE_PARTS: positiveInt
-    .max(100_000)
-    .default(DEFAULT_CHAT_INPUTS.maxMessageParts),
+  TESSERA_CHAT_MAX_CONTENT_PARTS: positiveInt
+    .max(1_000_000)
+    .default(DEFAULT_CHAT_INPUTS.maxContentParts),
   ...Object.fromEntries(
     CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()]),
   ),
@@ -232,7 +232,7 @@ export function loadGatewayConfig(
     },
     chatInputs: {
       maxMessages: parsed.TESSERA_CHAT_MAX_MESSAGES,
-      maxMessageParts: parsed.TESSERA_CHAT_MAX_MESSAGE_PARTS,
+      maxContentParts: parsed.TESSERA_CHAT_MAX_CONTENT_PARTS,
     },
     drainTimeoutMs: parsed.TESSERA_DRAIN_TIMEOUT_MS,
     redisUrl: parsed.TESSERA_REDIS_URL,

@@ -1,10 +1,10 @@
-// The chat request's arrays against their limits: refused on the length alone, before any
-// message, part or call is read, with OpenAI's wording and the array's own path.
+// The chat request's messages against their limits: refused on the counts alone, before any
+// message, part or call is read, naming the array at fault.
 import { DEFAULT_CHAT_INPUTS } from '@tessera/config';
 import { OpenAIError } from '../errors/openai-error';
 import { parseChatCompletionRequest } from './chat.request';
 
-const limits = { maxMessages: 3, maxMessageParts: 2 };
+const limits = { maxMessages: 3, maxContentParts: 4 };
 const hi = { role: 'user', content: 'hi' };
 const text = { type: 'text', text: 'a' };
 const call = (id: string) => ({
@@ -58,18 +58,43 @@ describe('chat message limits', () => {
     expect(refusal([hi, hi, hi, hi])).toEqual(tooLong('messages', 3, 4));
   });
 
-  it('refuses a message with too many content parts, reading none of them', () => {
-    const { array, reads } = countingItemReads(3, text);
-    const messages = [hi, { role: 'user', content: array }];
-    expect(refusal(messages)).toEqual(tooLong('messages[1].content', 2, 3));
+  it('refuses more content parts than the limit in all messages together, reading none', () => {
+    const first = countingItemReads(3, text);
+    const second = countingItemReads(2, text);
+    const messages = [
+      { role: 'user', content: first.array },
+      { role: 'user', content: second.array },
+    ];
+    expect(refusal(messages)).toEqual({
+      status: 400,
+      param: 'messages[1].content',
+      message:
+        "Invalid 'messages[1].content': the messages carry more than 4 content parts and tool " +
+        'calls in all, the most one request may carry.',
+      code: null,
+    });
+    expect(first.reads() + second.reads()).toBe(0);
+  });
+
+  it('counts tool calls with the parts, reading none of them', () => {
+    const { array, reads } = countingItemReads(4, call('c'));
+    const messages = [
+      { role: 'user', content: [text] },
+      { role: 'assistant', tool_calls: array },
+    ];
+    expect(refusal(messages)).toMatchObject({ param: 'messages[1].tool_calls' });
     expect(reads()).toBe(0);
   });
 
-  it('refuses an assistant message with too many tool calls, reading none of them', () => {
-    const { array, reads } = countingItemReads(3, call('c'));
-    const messages = [hi, { role: 'assistant', tool_calls: array }];
-    expect(refusal(messages)).toEqual(tooLong('messages[1].tool_calls', 2, 3));
-    expect(reads()).toBe(0);
+  it('takes as many parts and calls as the limit', () => {
+    const messages = [
+      { role: 'user', content: [text, text] },
+      { role: 'assistant', tool_calls: [call('a'), call('b')] },
+    ];
+    expect(parseChatCompletionRequest({ model: 'm', messages }, limits).generate.messages).toEqual([
+      expect.objectContaining({ content: [{ text: 'a' }, { text: 'a' }] }),
+      expect.objectContaining({ tool_calls: [call('a'), call('b')] }),
+    ]);
   });
 
   it('checks parts and calls within the limit one by one, with their paths', () => {

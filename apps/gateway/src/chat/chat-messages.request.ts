@@ -1,13 +1,13 @@
 // The `messages` of a chat completion request, one message at a time: its role first (so an
 // unknown role is named as such, not as a mismatch with five shapes), then the strict shape of
 // that role, then each content part by its `type`. Every 400 names the full path of the value at
-// fault (`messages[2].content[1].type`). Each array is refused on its length (the request's
-// limits) before any of its items is read.
+// fault (`messages[2].content[1].type`). The messages, and the parts and tool calls of all of
+// them together, are counted against the request's limits before any of them is read.
 import { z } from 'zod';
 import type { ChatInputLimits } from '@tessera/config';
 import type { ChatMessage, ContentPart } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
-import { arrayWithin, boundedArray } from '../validation/bounded-array.schema';
+import { arrayWithin } from '../validation/bounded-array.schema';
 import { paramName, parseValue } from '../validation/parse-body';
 import { FunctionName } from './tools.request';
 
@@ -22,6 +22,11 @@ const PART_TYPES: Record<Role, readonly string[]> = {
   assistant: ['text', 'refusal'],
   tool: ['text'],
 };
+
+// Built once: a zod schema costs far more to build than to run, and each message used one.
+const PART_TYPE_SCHEMAS = Object.fromEntries(
+  ROLES.map((role) => [role, z.object({ type: z.enum(PART_TYPES[role]) })]),
+) as Record<Role, z.ZodObject<{ type: z.ZodEnum }>>;
 
 const CacheBreakpoint = z.strictObject({ mode: z.literal('explicit') }).optional();
 
@@ -47,7 +52,7 @@ const notContent = (issue: { input?: unknown }) =>
   Array.isArray(issue.input)
     ? 'must not be an empty array'
     : 'expected a string or an array of content parts';
-/** A string, or a non-empty array whose parts are counted, then checked one by one (partsOf). */
+/** A string, or a non-empty array whose parts are checked one by one (partsOf). */
 const Content = z.custom<string | unknown[]>(
   (value) => typeof value === 'string' || (Array.isArray(value) && value.length > 0),
   { error: notContent },
@@ -81,8 +86,7 @@ const MESSAGE_SCHEMAS = {
     // Rejected below when set: a reference to an earlier audio answer, or a deprecated call.
     audio: z.unknown().optional(),
     function_call: z.unknown().optional(),
-    // Counted, then checked one by one (toolCallsOf).
-    tool_calls: arrayWithin({}).optional(),
+    tool_calls: z.array(ToolCall).optional(),
   }),
   tool: z.strictObject({
     role: z.literal('tool'),
@@ -99,10 +103,11 @@ function unsupported(param: string, message: string): OpenAIError {
 
 export function parseMessages(messages: unknown[], limits: ChatInputLimits): ChatMessage[] {
   parseValue(arrayWithin({ max: limits.maxMessages }), messages, ['messages']);
+  refuseTooManyParts(messages, limits.maxContentParts);
   // The ids of the calls made so far: a tool message answers one of them.
   const calls = new Set<string>();
   return messages.map((message, index) => {
-    const parsed = parseMessage(message, ['messages', index], limits.maxMessageParts);
+    const parsed = parseMessage(message, ['messages', index]);
     for (const call of parsed.tool_calls ?? []) calls.add(call.id!);
     if (parsed.role === 'tool' && !calls.has(parsed.tool_call_id!)) {
       const param = `messages[${index}].tool_call_id`;
@@ -116,11 +121,31 @@ export function parseMessages(messages: unknown[], limits: ChatInputLimits): Cha
   });
 }
 
-function parseMessage(
-  message: unknown,
-  at: readonly (string | number)[],
-  maxParts: number,
-): ChatMessage {
+/**
+ * Content parts and tool calls are counted over all messages together: a bound per message
+ * would still let every message carry its most (2048 messages of 256 parts took ~5 s to parse).
+ * Only the arrays' lengths are read here; their items are checked message by message after.
+ */
+function refuseTooManyParts(messages: readonly unknown[], max: number): void {
+  let count = 0;
+  messages.forEach((message, index) => {
+    if (!isObject(message)) return;
+    for (const field of ['content', 'tool_calls'] as const) {
+      const items = message[field];
+      if (!Array.isArray(items)) continue;
+      count += items.length;
+      if (count <= max) continue;
+      const param = `messages[${index}].${field}`;
+      throw OpenAIError.badRequest(
+        `Invalid '${param}': the messages carry more than ${max} content parts and tool calls ` +
+          'in all, the most one request may carry.',
+        param,
+      );
+    }
+  });
+}
+
+function parseMessage(message: unknown, at: readonly (string | number)[]): ChatMessage {
   const where = `messages[${at[1]}]`;
   if (isObject(message) && message.role === 'function') {
     throw unsupported(
@@ -142,19 +167,13 @@ function parseMessage(
           "deprecated function calls are not supported; use 'tool_calls'.",
         );
       }
-      const toolCalls = parsed.tool_calls
-        ? parseValue(boundedArray(ToolCall, { max: maxParts }), parsed.tool_calls, [
-            ...at,
-            'tool_calls',
-          ])
-        : [];
       const content =
         parsed.content != null
-          ? partsOf(parsed.content, role, [...at, 'content'], maxParts)
+          ? partsOf(parsed.content, role, [...at, 'content'])
           : parsed.refusal != null
             ? [{ text: parsed.refusal }]
             : [];
-      if (parsed.content == null && parsed.refusal == null && toolCalls.length === 0) {
+      if (parsed.content == null && parsed.refusal == null && !parsed.tool_calls?.length) {
         throw OpenAIError.badRequest(
           `Invalid '${where}.content': an assistant message needs content unless it has tool_calls.`,
           `${where}.content`,
@@ -164,7 +183,7 @@ function parseMessage(
         role,
         content,
         name: parsed.name ?? '',
-        tool_calls: toolCalls,
+        tool_calls: parsed.tool_calls ?? [],
         tool_call_id: '',
       };
     }
@@ -172,7 +191,7 @@ function parseMessage(
       const parsed = parseValue(MESSAGE_SCHEMAS.tool, message, at);
       return {
         role,
-        content: partsOf(parsed.content, role, [...at, 'content'], maxParts),
+        content: partsOf(parsed.content, role, [...at, 'content']),
         name: '',
         tool_calls: [],
         tool_call_id: parsed.tool_call_id,
@@ -182,7 +201,7 @@ function parseMessage(
       const parsed = parseValue(MESSAGE_SCHEMAS[role], message, at);
       return {
         role,
-        content: partsOf(parsed.content, role, [...at, 'content'], maxParts),
+        content: partsOf(parsed.content, role, [...at, 'content']),
         name: parsed.name ?? '',
         tool_calls: [],
         tool_call_id: '',
@@ -196,11 +215,9 @@ function partsOf(
   content: string | unknown[],
   role: Role,
   at: readonly (string | number)[],
-  maxParts: number,
 ): ContentPart[] {
   if (typeof content === 'string') return [{ text: content }];
-  parseValue(arrayWithin({ max: maxParts }), content, at);
-  const TypeSchema = z.object({ type: z.enum(PART_TYPES[role]) });
+  const TypeSchema = PART_TYPE_SCHEMAS[role];
   return content.map((part, index) => {
     const where = [...at, index];
     const { type } = parseValue(TypeSchema, part, where);
