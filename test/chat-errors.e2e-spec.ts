@@ -4,7 +4,7 @@
 import OpenAI from 'openai';
 import { expectSchema } from './support/openai-schemas';
 import { CHAT_MODEL, postSse, useChatStack } from './support/chat-stack';
-import { post } from './support/test-stack';
+import { grpcCallsHandled, post } from './support/test-stack';
 
 const stack = useChatStack();
 
@@ -102,7 +102,11 @@ describe('POST /v1/chat/completions refuses', () => {
     [
       'more than 4 stops',
       { ...base, stop: ['a', 'b', 'c', 'd', 'e'] },
-      invalid("Invalid 'stop': has 5 items; at most 4 are allowed.", 'stop'),
+      invalid(
+        "Invalid 'stop': array too long. Expected an array with maximum length 4, but got an " +
+          'array with length 5 instead.',
+        'stop',
+      ),
     ],
     [
       'a logit_bias value outside -100…100',
@@ -311,6 +315,47 @@ describe('POST /v1/chat/completions refuses', () => {
     );
     const next = await post(stack().gateway, '/v1/chat/completions', { ...base, max_tokens: 2 });
     expect(next.status).toBe(200);
+  });
+
+  it('500,000 messages on their count at the gateway (the default 2048), and serves on', async () => {
+    // 15.5 MB, under the 16 MiB body limit: every message rendered would hold the chat model.
+    const generated = () => grpcCallsHandled(stack().chat, 'tessera.v1.Chat/Generate');
+    const before = await generated();
+    const response = await post(stack().gateway, '/v1/chat/completions', {
+      ...base,
+      messages: Array.from({ length: 500_000 }, () => ({ role: 'system', content: '' })),
+    });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: invalid(
+        "Invalid 'messages': array too long. Expected an array with maximum length 2048, but " +
+          'got an array with length 500000 instead.',
+        'messages',
+      ),
+    });
+    expectSchema('ErrorResponse', response.body);
+    expect(await generated()).toBe(before);
+    const next = await post(stack().gateway, '/v1/chat/completions', { ...base, max_tokens: 2 });
+    expect(next.status).toBe(200);
+  });
+
+  it('more content parts than the limit (8192) in all messages, naming where it is crossed', async () => {
+    const parts = Array.from({ length: 4097 }, () => ({ type: 'text', text: 'a' }));
+    await expectError(
+      {
+        ...base,
+        messages: [
+          { role: 'user', content: parts },
+          { role: 'user', content: parts },
+        ],
+      },
+      400,
+      invalid(
+        "Invalid 'messages[1].content': the messages carry more than 8192 content parts and " +
+          'tool calls in all, the most one request may carry.',
+        'messages[1].content',
+      ),
+    );
   });
 
   it('a prompt plus max_tokens past the context, streamed or not, before any stream starts', async () => {

@@ -345,6 +345,49 @@ describe('an upstream whose queue is full', () => {
   });
 });
 
+describe('chat input limits set for the gateway', () => {
+  let bounded: TestGateway;
+  beforeAll(async () => {
+    // No chat service: the limits are the gateway's, checked before any upstream is called.
+    bounded = await startGateway({ chatInputs: { maxMessages: 2, maxContentParts: 1 } });
+  });
+  afterAll(async () => bounded?.close());
+
+  const chat = (messages: unknown[]) =>
+    post(bounded, '/v1/chat/completions', { model: 'tiny-llama', messages });
+  const hi = { role: 'user', content: 'hi' };
+  const part = { type: 'text', text: 'a' };
+
+  it('refuses more messages than its limit with 400 naming messages', async () => {
+    const response = await chat([hi, hi, hi]);
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: {
+        error: {
+          message:
+            "Invalid 'messages': array too long. Expected an array with maximum length 2, but " +
+            'got an array with length 3 instead.',
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: null,
+        },
+      },
+    });
+  });
+
+  it('refuses more content parts than its limit with 400 naming where', async () => {
+    const response = await chat([{ role: 'user', content: [part, part] }]);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      error: { param: 'messages[0].content', message: /more than 1 content parts/ },
+    });
+  });
+
+  it('passes a request within the limits on (to a chat service it does not have: 503)', async () => {
+    expect((await chat([hi, hi])).status).toBe(503);
+  });
+});
+
 describe('a client that hangs up mid-body', () => {
   it('is logged once per hang-up, briefly, at debug level, and leaves no request in flight', async () => {
     const logs: Array<{ level: string; message: string }> = [];

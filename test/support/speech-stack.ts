@@ -9,7 +9,7 @@ import type { GatewayConfig } from '@tessera/config';
 import { startCapabilityService } from '@tessera/service';
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
 import { SpeechModule } from '../../apps/speech/src/speech.module';
-import { startGateway, type TestService } from './test-stack';
+import { serviceCounterOf, startGateway, type TestService } from './test-stack';
 
 /** The multi-speaker fixture voice as OpenAI's model names, with the voices of the seed. */
 export const SPEECH_MODEL = 'tiny-piper-multi';
@@ -110,27 +110,13 @@ export function useSpeechStack(
   };
 }
 
-/**
- * The value of a counter of the speech service's /metrics (the sum over the series whose labels
- * include `labels`); 0 while no series exists.
- */
+/** A counter of the speech service's /metrics (serviceCounterOf). */
 export async function serviceCounter(
   stack: SpeechStack,
   name: string,
   labels: Record<string, string> = {},
 ): Promise<number> {
-  const text = await (await fetch(`${stack.speech.httpUrl}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const series = match[2] ?? '';
-    const wanted = Object.entries(labels).every(([key, value]) =>
-      series.split(',').includes(`${key}="${value}"`),
-    );
-    if (wanted) total += Number(match[3]);
-  }
-  return total;
+  return serviceCounterOf(stack.speech, name, labels);
 }
 
 /** The value an async reading settles at: the first that two readings `pollMs` apart agree on. */

@@ -22,6 +22,37 @@ export async function startEmbeddingsService(
   );
 }
 
+/**
+ * The value of a counter of a capability service's /metrics (the sum over the series whose
+ * labels include `labels`); 0 while no series exists.
+ */
+export async function serviceCounterOf(
+  service: Pick<TestService, 'httpUrl'>,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const text = await (await fetch(`${service.httpUrl}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const series = match[2] ?? '';
+    const wanted = Object.entries(labels).every(([key, value]) =>
+      series.split(',').includes(`${key}="${value}"`),
+    );
+    if (wanted) total += Number(match[3]);
+  }
+  return total;
+}
+
+/** gRPC calls of `method` (`tessera.v1.Chat/Generate`) a capability service has answered. */
+export function grpcCallsHandled(
+  service: Pick<TestService, 'httpUrl'>,
+  method: string,
+): Promise<number> {
+  return serviceCounterOf(service, 'tessera_grpc_server_handled_total', { method });
+}
+
 export interface TestGateway {
   app: NestFastifyApplication;
   baseURL: string;

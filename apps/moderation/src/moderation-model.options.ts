@@ -2,7 +2,11 @@
 // options (runtime, micro-batching), the request and windowing bounds, and the category map —
 // for the entry's own classifier (`categories`) and for any further classifiers behind the same
 // public id (`classifiers`), whose categories merge into one result.
-import { MODERATION_CATEGORIES } from '@tessera/contracts';
+import {
+  DEFAULT_MODERATION_MAX_INPUTS,
+  MODERATION_CATEGORIES,
+  MODERATION_MAX_INPUTS_LIMIT,
+} from '@tessera/contracts';
 import { EncoderBatchingOptionsSchema } from '@tessera/encoder';
 import { z } from 'zod';
 
@@ -39,8 +43,13 @@ export const ExtraClassifierSchema = z.strictObject({
 });
 
 export const ModerationModelOptionsSchema = EncoderBatchingOptionsSchema.extend({
-  /** Most inputs (array items) one request may classify. */
-  max_inputs: z.number().int().min(1).max(4096).default(32),
+  /** Most inputs (array items) one request may classify; the gateway refuses more too. */
+  max_inputs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MODERATION_MAX_INPUTS_LIMIT)
+    .default(DEFAULT_MODERATION_MAX_INPUTS),
   /** Tokens each window of a long text shares with the next. */
   window_overlap_tokens: z.number().int().min(0).default(64),
   /** Most windows one input is split into; a longer input is refused (400), never cut. */

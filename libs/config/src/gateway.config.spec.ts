@@ -3,7 +3,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha256Hex } from './api-keys.config';
 import { ConfigError } from './env.schema';
-import { DEFAULT_EDGE_LIMITS, DEFAULT_IMAGE_INPUTS, loadGatewayConfig } from './gateway.config';
+import {
+  DEFAULT_CHAT_INPUTS,
+  DEFAULT_EDGE_LIMITS,
+  DEFAULT_IMAGE_INPUTS,
+  loadGatewayConfig,
+} from './gateway.config';
 import { loadServiceConfig } from './service.config';
 
 describe('loadGatewayConfig', () => {
@@ -131,6 +136,27 @@ describe('edge limits', () => {
     expect(() => load({ TESSERA_MAX_HEADER_BYTES: '512' })).toThrow(/TESSERA_MAX_HEADER_BYTES/);
     expect(() => load({ TESSERA_MAX_HEADER_COUNT: '0' })).toThrow(/TESSERA_MAX_HEADER_COUNT/);
     expect(() => load({ TESSERA_IDLE_TIMEOUT_MS: '0' })).toThrow(/TESSERA_IDLE_TIMEOUT_MS/);
+  });
+});
+
+describe('chat input limits', () => {
+  const load = (env: Record<string, string>) =>
+    loadGatewayConfig({ TESSERA_API_KEYS: 'k', ...env }).chatInputs;
+
+  it('defaults to 2048 messages and 8192 parts in all, and reads both', () => {
+    expect(load({})).toEqual(DEFAULT_CHAT_INPUTS);
+    expect(DEFAULT_CHAT_INPUTS).toEqual({ maxMessages: 2048, maxContentParts: 8192 });
+    expect(load({ TESSERA_CHAT_MAX_MESSAGES: '64', TESSERA_CHAT_MAX_CONTENT_PARTS: '8' })).toEqual({
+      maxMessages: 64,
+      maxContentParts: 8,
+    });
+  });
+
+  it('refuses a limit that is not a positive integer, naming the variable', () => {
+    expect(() => load({ TESSERA_CHAT_MAX_MESSAGES: '0' })).toThrow(/TESSERA_CHAT_MAX_MESSAGES/);
+    expect(() => load({ TESSERA_CHAT_MAX_CONTENT_PARTS: 'many' })).toThrow(
+      /TESSERA_CHAT_MAX_CONTENT_PARTS/,
+    );
   });
 });
 

@@ -32,6 +32,8 @@ export interface GatewayConfig {
   drainTimeoutMs?: number;
   /** How `image_url` inputs are read (apps/gateway/src/images). */
   images: ImageInputConfig;
+  /** How many messages and parts a chat request may carry; undefined = the defaults. */
+  chatInputs?: ChatInputLimits;
   /**
    * The shared store of the per-key rate limits (`redis://…`), so that they hold across gateway
    * replicas; undefined = each gateway process limits on its own.
@@ -69,6 +71,25 @@ export const DEFAULT_EDGE_LIMITS: EdgeLimits = {
   // A 25 MB upload at 1 Mbit/s takes ~3.5 minutes.
   receiveTimeoutMs: 300_000,
   idleTimeoutMs: 30_000,
+};
+
+/**
+ * The arrays of a chat request, each refused on its length before any item is read: every
+ * message and part costs parsing here, then rendering and tokenizing in the chat service.
+ */
+export interface ChatInputLimits {
+  /** Most `messages` in one request. */
+  maxMessages: number;
+  /** Most content parts (array `content`) and `tool_calls` of all messages together. */
+  maxContentParts: number;
+}
+
+export const DEFAULT_CHAT_INPUTS: ChatInputLimits = {
+  // OpenAI's own limit: far more turns than any served model's context holds.
+  maxMessages: 2048,
+  // Four per message at the messages' limit (clients that always send array content send one
+  // each). A bound per message would not do: 2048 messages of 256 parts held the gateway ~5 s.
+  maxContentParts: 8192,
 };
 
 export interface ImageInputConfig {
@@ -143,6 +164,10 @@ const schema = z.object({
     .default(DEFAULT_IMAGE_INPUTS.fetchMaxRedirects),
   TESSERA_IMAGE_MAX_BYTES: positiveInt.default(DEFAULT_IMAGE_INPUTS.maxBytes),
   TESSERA_IMAGE_MAX_PER_REQUEST: positiveInt.max(256).default(DEFAULT_IMAGE_INPUTS.maxPerRequest),
+  TESSERA_CHAT_MAX_MESSAGES: positiveInt.max(100_000).default(DEFAULT_CHAT_INPUTS.maxMessages),
+  TESSERA_CHAT_MAX_CONTENT_PARTS: positiveInt
+    .max(1_000_000)
+    .default(DEFAULT_CHAT_INPUTS.maxContentParts),
   ...Object.fromEntries(
     CAPABILITIES.map((c) => [upstreamAddressVariable(c), z.string().optional()]),
   ),
@@ -204,6 +229,10 @@ export function loadGatewayConfig(
       fetchMaxRedirects: parsed.TESSERA_IMAGE_FETCH_MAX_REDIRECTS,
       maxBytes: parsed.TESSERA_IMAGE_MAX_BYTES,
       maxPerRequest: parsed.TESSERA_IMAGE_MAX_PER_REQUEST,
+    },
+    chatInputs: {
+      maxMessages: parsed.TESSERA_CHAT_MAX_MESSAGES,
+      maxContentParts: parsed.TESSERA_CHAT_MAX_CONTENT_PARTS,
     },
     drainTimeoutMs: parsed.TESSERA_DRAIN_TIMEOUT_MS,
     redisUrl: parsed.TESSERA_REDIS_URL,

@@ -40,6 +40,7 @@ export type * from './generated/tessera/v1/ModerationResult';
 export type * from './generated/tessera/v1/CategoryResult';
 export type { ModerationClient, ModerationHandlers } from './generated/tessera/v1/Moderation';
 export * from './moderation.categories';
+export * from './moderation.bounds';
 export * from './speech.bounds';
 export type * from './generated/tessera/v1/SynthesizeRequest';
 export type * from './generated/tessera/v1/AudioChunk';

@@ -1,10 +1,13 @@
 // The `messages` of a chat completion request, one message at a time: its role first (so an
 // unknown role is named as such, not as a mismatch with five shapes), then the strict shape of
 // that role, then each content part by its `type`. Every 400 names the full path of the value at
-// fault (`messages[2].content[1].type`).
+// fault (`messages[2].content[1].type`). The messages, and the parts and tool calls of all of
+// them together, are counted against the request's limits before any of them is read.
 import { z } from 'zod';
+import type { ChatInputLimits } from '@tessera/config';
 import type { ChatMessage, ContentPart } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
+import { arrayWithin } from '../validation/bounded-array.schema';
 import { paramName, parseValue } from '../validation/parse-body';
 import { FunctionName } from './tools.request';
 
@@ -19,6 +22,11 @@ const PART_TYPES: Record<Role, readonly string[]> = {
   assistant: ['text', 'refusal'],
   tool: ['text'],
 };
+
+// Built once: a zod schema costs far more to build than to run, and each message used one.
+const PART_TYPE_SCHEMAS = Object.fromEntries(
+  ROLES.map((role) => [role, z.object({ type: z.enum(PART_TYPES[role]) })]),
+) as Record<Role, z.ZodObject<{ type: z.ZodEnum }>>;
 
 const CacheBreakpoint = z.strictObject({ mode: z.literal('explicit') }).optional();
 
@@ -93,7 +101,9 @@ function unsupported(param: string, message: string): OpenAIError {
   return OpenAIError.badRequest(`Invalid '${param}': ${message}`, param, 'unsupported_value');
 }
 
-export function parseMessages(messages: readonly unknown[]): ChatMessage[] {
+export function parseMessages(messages: unknown[], limits: ChatInputLimits): ChatMessage[] {
+  parseValue(arrayWithin({ max: limits.maxMessages }), messages, ['messages']);
+  refuseTooManyParts(messages, limits.maxContentParts);
   // The ids of the calls made so far: a tool message answers one of them.
   const calls = new Set<string>();
   return messages.map((message, index) => {
@@ -108,6 +118,30 @@ export function parseMessages(messages: readonly unknown[]): ChatMessage[] {
       );
     }
     return parsed;
+  });
+}
+
+/**
+ * Content parts and tool calls are counted over all messages together: a bound per message
+ * would still let every message carry its most (2048 messages of 256 parts took ~5 s to parse).
+ * Only the arrays' lengths are read here; their items are checked message by message after.
+ */
+function refuseTooManyParts(messages: readonly unknown[], max: number): void {
+  let count = 0;
+  messages.forEach((message, index) => {
+    if (!isObject(message)) return;
+    for (const field of ['content', 'tool_calls'] as const) {
+      const items = message[field];
+      if (!Array.isArray(items)) continue;
+      count += items.length;
+      if (count <= max) continue;
+      const param = `messages[${index}].${field}`;
+      throw OpenAIError.badRequest(
+        `Invalid '${param}': the messages carry more than ${max} content parts and tool calls ` +
+          'in all, the most one request may carry.',
+        param,
+      );
+    }
   });
 }
 
@@ -183,7 +217,7 @@ function partsOf(
   at: readonly (string | number)[],
 ): ContentPart[] {
   if (typeof content === 'string') return [{ text: content }];
-  const TypeSchema = z.object({ type: z.enum(PART_TYPES[role]) });
+  const TypeSchema = PART_TYPE_SCHEMAS[role];
   return content.map((part, index) => {
     const where = [...at, index];
     const { type } = parseValue(TypeSchema, part, where);

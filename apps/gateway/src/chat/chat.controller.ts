@@ -1,8 +1,9 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { DEFAULT_CHAT_INPUTS, type ChatInputLimits, type GatewayConfig } from '@tessera/config';
 import { CAPABILITY_SERVICES } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MODEL_ROUTER } from '../gateway.tokens';
+import { GATEWAY_CONFIG, MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';
@@ -19,11 +20,16 @@ import { imagesOf, meterChatFrame } from './chat.usage';
 
 @Controller(CAPABILITY_SERVICES.chat.route)
 export class ChatController {
+  private readonly limits: ChatInputLimits;
+
   constructor(
     private readonly upstreams: UpstreamClients,
     @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
     private readonly images: ImageInputs,
-  ) {}
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.limits = config.chatInputs ?? DEFAULT_CHAT_INPUTS;
+  }
 
   /** The reply is sent here (not returned) since a stream takes the socket over. */
   @Post()
@@ -32,7 +38,7 @@ export class ChatController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const chat = parseChatCompletionRequest(body);
+    const chat = parseChatCompletionRequest(body, this.limits);
     const model = routeRequestModel(this.router, request, chat.model, 'chat');
     if (chat.stream) holdStreamSlot(request, reply);
     await resolveImages(chat.generate, this.images);

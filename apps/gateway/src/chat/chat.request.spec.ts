@@ -204,7 +204,8 @@ describe('parseChatCompletionRequest', () => {
     [
       { ...base, stop: ['a', 'b', 'c', 'd', 'e'] },
       'stop',
-      "Invalid 'stop': has 5 items; at most 4 are allowed.",
+      "Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array " +
+        'with length 5 instead.',
     ],
     [
       { ...base, stop: 3 },

@@ -3,13 +3,15 @@
 // once; a field the spec does not define is a 400 naming it. What depends on the model (context
 // length, vocabulary, the most choices, vision) is the chat service's to check.
 import { z } from 'zod';
+import { DEFAULT_CHAT_INPUTS, type ChatInputLimits } from '@tessera/config';
 import type { GenerateRequest, SamplingParams } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
+import { arrayWithin, boundedArray } from '../validation/bounded-array.schema';
 import { parseBody, parseValue } from '../validation/parse-body';
 import { parseMessages } from './chat-messages.request';
 import { refuseUnhonoured } from './chat-parameters.policy';
 import { responseFormatOf } from './response-format.request';
-import { toolsOf } from './tools.request';
+import { MAX_TOOLS, toolsOf } from './tools.request';
 
 const UINT32_MAX = 2 ** 32 - 1;
 /** OpenAI's seed is an int64; JSON numbers past 2^53 arrive rounded, which is still one seed. */
@@ -32,14 +34,15 @@ const Stop = z.custom<string | unknown[]>(
   (value) => typeof value === 'string' || Array.isArray(value),
   { error: notStop },
 );
-const Stops = z.array(z.string().min(1)).max(MAX_STOPS);
+const Stops = boundedArray(z.string().min(1), { max: MAX_STOPS });
 
 /** Keys are token ids as strings (JSON object keys); checked in logitBiasOf. */
 const LogitBias = z.record(z.string(), z.number().min(-100).max(100));
 
 const ChatCompletionRequestSchema = z.strictObject({
   model: z.string().min(1),
-  messages: z.array(z.unknown()).min(1),
+  // Its length is a setting, checked by parseMessages before any message is read.
+  messages: arrayWithin({ min: 1 }),
 
   // Honoured.
   temperature: z.number().min(0).max(2).nullish(),
@@ -88,17 +91,18 @@ const ChatCompletionRequestSchema = z.strictObject({
 
   // Accepted for the values that change nothing, refused otherwise (chat-parameters.policy.ts).
   store: z.boolean().nullish(),
-  modalities: z.array(z.enum(['text', 'audio'])).nullish(),
+  modalities: boundedArray(z.enum(['text', 'audio']), { max: 2 }).nullish(),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']).nullish(),
   verbosity: z.enum(['low', 'medium', 'high']).nullish(),
   response_format: z
     .looseObject({ type: z.enum(['text', 'json_object', 'json_schema']) })
     .nullish(),
   // Checked and mapped in tools.request.ts (each value's own path in every refusal).
-  tools: z.array(z.unknown()).nullish(),
+  tools: arrayWithin({ max: MAX_TOOLS }).nullish(),
   tool_choice: z.unknown().optional(),
   parallel_tool_calls: z.boolean().nullish(),
-  functions: z.array(z.unknown()).nullish(),
+  // Refused when not empty (chat-parameters.policy.ts): its items are never read.
+  functions: arrayWithin({}).nullish(),
   function_call: z.unknown().optional(),
   audio: z.unknown().optional(),
   prediction: z.unknown().optional(),
@@ -119,7 +123,10 @@ export interface ChatCompletionRequest {
     };
 }
 
-export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest {
+export function parseChatCompletionRequest(
+  body: unknown,
+  limits: ChatInputLimits = DEFAULT_CHAT_INPUTS,
+): ChatCompletionRequest {
   const parsed = parseBody(ChatCompletionRequestSchema, body);
   refuseUnhonoured(parsed);
   if (parsed.stream_options != null && parsed.stream !== true) {
@@ -141,7 +148,7 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
       'max_tokens',
     );
   }
-  const messages = parseMessages(parsed.messages);
+  const messages = parseMessages(parsed.messages, limits);
   return {
     model: parsed.model,
     stream: parsed.stream === true,

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { GenerateRequest, Tool, ToolChoice } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
+import { boundedArray } from '../validation/bounded-array.schema';
 import { paramName, parseValue } from '../validation/parse-body';
 import { schemaProblem } from './json-schema.subset';
 
@@ -49,7 +50,7 @@ const AllowedTools = z.strictObject({
   type: z.literal('allowed_tools'),
   allowed_tools: z.strictObject({
     mode: z.enum(['auto', 'required']),
-    tools: z.array(NamedFunction).min(1),
+    tools: boundedArray(NamedFunction, { min: 1, max: MAX_TOOLS }),
   }),
 });
 
@@ -81,14 +82,8 @@ export function toolsOf(fields: ToolFields): ToolGenerateFields {
   };
 }
 
+/** At most MAX_TOOLS: the request schema checks the length before any tool is read. */
 function toolDefinitionsOf(tools: readonly unknown[]): Tool[] {
-  if (tools.length > MAX_TOOLS) {
-    throw OpenAIError.badRequest(
-      `Invalid 'tools': array too long. Expected an array with maximum length ${MAX_TOOLS}, ` +
-        `but got an array with length ${tools.length} instead.`,
-      'tools',
-    );
-  }
   const seen = new Map<string, number>();
   return tools.map((tool, index) => {
     const at = ['tools', index];

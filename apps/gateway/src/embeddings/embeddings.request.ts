@@ -2,6 +2,7 @@
 // any value is narrowed to the uint32 fields of the gRPC message.
 import { z } from 'zod';
 import type { EmbedInput } from '@tessera/contracts';
+import { boundedArray } from '../validation/bounded-array.schema';
 import { describeValue } from '../validation/issue.wording';
 import { parseBody, parseValue } from '../validation/parse-body';
 
@@ -38,9 +39,9 @@ const TokenId = z
   .max(MAX_TOKEN_ID, { error: notATokenId });
 
 const Text = z.string().min(1);
-const Texts = z.array(Text).min(1).max(MAX_INPUTS);
+const Texts = boundedArray(Text, { min: 1, max: MAX_INPUTS });
 const TokenIds = z.array(TokenId).min(1);
-const TokenIdArrays = z.array(TokenIds).min(1).max(MAX_INPUTS);
+const TokenIdArrays = boundedArray(TokenIds, { min: 1, max: MAX_INPUTS });
 
 export interface EmbeddingsRequest {
   model: string;

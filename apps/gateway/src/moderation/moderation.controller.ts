@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { CAPABILITY_SERVICES } from '@tessera/contracts';
+import { CAPABILITY_SERVICES, moderationMaxInputs } from '@tessera/contracts';
 import type { FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
 import { UpstreamClients } from '../upstream/upstream-clients';
-import { parseModerationRequest, textInputs } from './moderation.request';
+import { moderationInputs, parseModerationRequest, textInputs } from './moderation.request';
 import { toOpenAIModeration, type OpenAIModerationResponse } from './moderation.response';
 
 @Controller(CAPABILITY_SERVICES.moderation.route)
@@ -23,7 +23,8 @@ export class ModerationController {
   ): Promise<OpenAIModerationResponse> {
     const moderation = parseModerationRequest(body);
     const model = routeRequestModel(this.router, request, moderation.model, 'moderation');
-    const texts = textInputs(moderation, moderation.model);
+    const inputs = moderationInputs(moderation.input, moderationMaxInputs(model.options));
+    const texts = textInputs(inputs, moderation.model);
     const response = await this.upstreams.unary('moderation', 'Classify', {
       model: model.id,
       items: texts.map((parts) => ({ parts: parts.map((text) => ({ text })) })),

@@ -1,9 +1,27 @@
+import { DEFAULT_MODERATION_MAX_INPUTS } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
-import { parseModerationRequest, textInputs } from './moderation.request';
+import { moderationInputs, parseModerationRequest, textInputs } from './moderation.request';
 
-function refusal(body: unknown): { param: string | null; message: string } {
+/** The body read as the controller reads it, for a model with this max_inputs. */
+function inputsOf(body: unknown, maxInputs = DEFAULT_MODERATION_MAX_INPUTS) {
+  return moderationInputs(parseModerationRequest(body).input, maxInputs);
+}
+
+/** `length` copies of `item` in an array that counts how many times an item is read. */
+function countingItemReads(length: number, item: unknown) {
+  let reads = 0;
+  const array = new Proxy(Array<unknown>(length).fill(item), {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  return { array, reads: () => reads };
+}
+
+function refusal(body: unknown, maxInputs?: number): { param: string | null; message: string } {
   try {
-    parseModerationRequest(body);
+    inputsOf(body, maxInputs);
   } catch (error) {
     if (error instanceof OpenAIError) return { param: error.param, message: error.message };
     throw error;
@@ -13,16 +31,13 @@ function refusal(body: unknown): { param: string | null; message: string } {
 
 describe('parseModerationRequest', () => {
   it('reads the three forms of input: one input, one per string, one multimodal input', () => {
-    expect(parseModerationRequest({ model: 'm', input: 'a' }).inputs).toEqual([[{ text: 'a' }]]);
-    expect(parseModerationRequest({ model: 'm', input: ['a', 'b'] }).inputs).toEqual([
-      [{ text: 'a' }],
-      [{ text: 'b' }],
-    ]);
+    expect(inputsOf({ model: 'm', input: 'a' })).toEqual([[{ text: 'a' }]]);
+    expect(inputsOf({ model: 'm', input: ['a', 'b'] })).toEqual([[{ text: 'a' }], [{ text: 'b' }]]);
     const parts = [
       { type: 'text', text: 'a' },
       { type: 'image_url', image_url: { url: 'https://example.com/x.png' } },
     ];
-    expect(parseModerationRequest({ model: 'm', input: parts }).inputs).toEqual([
+    expect(inputsOf({ model: 'm', input: parts })).toEqual([
       [{ text: 'a' }, { imageUrl: 'https://example.com/x.png' }],
     ]);
   });
@@ -65,20 +80,45 @@ describe('parseModerationRequest', () => {
   });
 });
 
+describe('moderationInputs', () => {
+  const tooLong = (maximum: number, length: number) => ({
+    param: 'input',
+    message:
+      `Invalid 'input': array too long. Expected an array with maximum length ${maximum}, ` +
+      `but got an array with length ${length} instead.`,
+  });
+
+  it("refuses 200,000 strings on their count (the model's max_inputs), reading none", () => {
+    const { array, reads } = countingItemReads(200_000, 'hi');
+    expect(refusal({ input: array }, 32)).toEqual(tooLong(32, 200_000));
+    expect(reads()).toBe(0);
+  });
+
+  it('holds a multimodal input to the same count of parts, reading none past it', () => {
+    const { array, reads } = countingItemReads(5, { type: 'text', text: 'a' });
+    expect(refusal({ input: array }, 4)).toEqual(tooLong(4, 5));
+    expect(reads()).toBe(0);
+  });
+
+  it('takes as many inputs as max_inputs', () => {
+    expect(inputsOf({ input: ['a', 'b', 'c', 'd'] }, 4)).toHaveLength(4);
+  });
+});
+
 describe('textInputs', () => {
   it('refuses an image part, naming it, before anything is fetched', () => {
-    const request = parseModerationRequest({
+    const inputs = inputsOf({
       input: [
         { type: 'text', text: 'a' },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
       ],
     });
-    expect(() => textInputs(request, 'omni-moderation-latest')).toThrow(
+    expect(() => textInputs(inputs, 'omni-moderation-latest')).toThrow(
       expect.objectContaining({ status: 400, param: 'input[1]', code: 'image_not_supported' }),
     );
   });
 
   it('gives the texts of each input', () => {
-    expect(textInputs(parseModerationRequest({ input: ['a', 'b'] }), 'm')).toEqual([['a'], ['b']]);
+    expect(textInputs(inputsOf({ input: ['a', 'b'] }), 'm')).toEqual([['a'], ['b']]);
   });
 });

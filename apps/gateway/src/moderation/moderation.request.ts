@@ -1,7 +1,10 @@
 // POST /v1/moderations request: the OpenAI shape (CreateModerationRequest), validated once here.
 // `input` has three forms: a string (one input), an array of strings (one input each, one result
 // each, in order) and the multimodal array of text and image parts (one input, one result).
+// The body is read in two steps: its fields, then — once the model, and so its `max_inputs`, is
+// known — the input, counted before any item is read.
 import { z } from 'zod';
+import { arrayWithin } from '../validation/bounded-array.schema';
 import { parseBody, parseValue } from '../validation/parse-body';
 import { OpenAIError } from '../errors/openai-error';
 
@@ -22,52 +25,59 @@ const ModerationRequestSchema = z.strictObject({
 });
 
 const Text = z.string().min(1);
-// How many inputs a request may carry is the model's setting (`max_inputs` in the models file),
-// checked by the moderation service.
-const Texts = z.array(Text).min(1);
-const Parts = z
-  .array(
-    z.discriminatedUnion(
-      'type',
-      [
-        z.strictObject({ type: z.literal('text'), text: Text }),
-        z.strictObject({
-          type: z.literal('image_url'),
-          image_url: z.strictObject({ url: z.string().min(1) }),
-        }),
-      ],
-      { error: "must have a 'type' of 'text' or 'image_url'" },
-    ),
-  )
-  .min(1);
+const Part = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('text'), text: Text }),
+    z.strictObject({
+      type: z.literal('image_url'),
+      image_url: z.strictObject({ url: z.string().min(1) }),
+    }),
+  ],
+  { error: "must have a 'type' of 'text' or 'image_url'" },
+);
+// Their length is checked first, against the model's max_inputs (moderationInputs).
+const Texts = z.array(Text);
+const Parts = z.array(Part);
 
 /** One part of one input: text, or an image named by URL (http(s) or data:). */
 export type ModerationInputPart = { text: string } | { imageUrl: string };
 
 export interface ModerationRequest {
+  /** As the client sent it (an id or an alias), or OpenAI's default. */
   model: string;
-  /** One entry per result, each the parts of that input. */
-  inputs: ModerationInputPart[][];
+  /** Its form checked, its items not yet (moderationInputs). */
+  input: string | unknown[];
 }
+
+/** One entry per result, each the parts of that input. */
+export type ModerationInputs = ModerationInputPart[][];
 
 export function parseModerationRequest(body: unknown): ModerationRequest {
   const parsed = parseBody(ModerationRequestSchema, body);
+  return { model: parsed.model ?? DEFAULT_MODERATION_MODEL, input: parsed.input };
+}
+
+/**
+ * The inputs, at most `maxInputs` (the model's `max_inputs`) of them, counted before any is
+ * read. A multimodal input is held to the same count of parts: its text parts are classified
+ * as one text, which the model's windows bound again.
+ */
+export function moderationInputs(input: string | unknown[], maxInputs: number): ModerationInputs {
   const at = ['input'];
-  const model = parsed.model ?? DEFAULT_MODERATION_MODEL;
-  const { input } = parsed;
-  if (typeof input === 'string') {
-    return { model, inputs: [[{ text: parseValue(Text, input, at) }]] };
-  }
+  if (typeof input === 'string') return [[{ text: parseValue(Text, input, at) }]];
+  parseValue(arrayWithin({ min: 1, max: maxInputs }), input, at);
   // Told apart by the first item: an object starts the multimodal form, anything else must be a
   // string array (and a number there is reported as "expected a string").
   if (typeof input[0] === 'object' && input[0] !== null && !Array.isArray(input[0])) {
-    const parts = parseValue(Parts, input, at).map((part): ModerationInputPart =>
-      part.type === 'text' ? { text: part.text } : { imageUrl: part.image_url.url },
-    );
-    return { model, inputs: [parts] };
+    const parts = parseValue(Parts, input, at);
+    return [
+      parts.map((part): ModerationInputPart =>
+        part.type === 'text' ? { text: part.text } : { imageUrl: part.image_url.url },
+      ),
+    ];
   }
-  const texts = parseValue(Texts, input, at);
-  return { model, inputs: texts.map((text) => [{ text }]) };
+  return parseValue(Texts, input, at).map((text) => [{ text }]);
 }
 
 /**
@@ -76,8 +86,8 @@ export function parseModerationRequest(body: unknown): ModerationRequest {
  * request that would be refused anyway. A model that takes images would have them resolved into
  * bytes here, as chat does (chat-images.resolve.ts), and sent as `Image` parts.
  */
-export function textInputs(request: ModerationRequest, model: string): string[][] {
-  return request.inputs.map((parts) =>
+export function textInputs(inputs: ModerationInputs, model: string): string[][] {
+  return inputs.map((parts) =>
     parts.map((part, index) => {
       if ('text' in part) return part.text;
       // Only the multimodal form has image parts, and its one input's part j is `input[j]`.

@@ -67,8 +67,12 @@ function tooSmall(origin: string, minimum: number, inclusive: boolean, input: un
 function tooBig(origin: string, maximum: number, inclusive: boolean, input: unknown): string {
   if (origin === 'string') return `must be at most ${maximum} characters`;
   if (origin === 'array' || origin === 'set') {
-    const length = Array.isArray(input) ? `has ${input.length} items` : 'has too many items';
-    return `${length}; at most ${maximum} are allowed`;
+    // OpenAI's own wording, which names the limit and the length sent.
+    const length = Array.isArray(input) ? ` with length ${input.length}` : '';
+    return (
+      `array too long. Expected an array with maximum length ${maximum}, ` +
+      `but got an array${length} instead`
+    );
   }
   const bound = inclusive ? 'at most' : 'less than';
   return `must be ${bound} ${maximum}, but got ${describeValue(input)}`;

@@ -46,7 +46,8 @@ describe('parseBody', () => {
     [
       { name: 'x', tags: ['a', 'b', 'c'] },
       'tags',
-      "Invalid 'tags': has 3 items; at most 2 are allowed.",
+      "Invalid 'tags': array too long. Expected an array with maximum length 2, but got an " +
+        'array with length 3 instead.',
     ],
     [
       { name: 'x', grid: [[1], [2, null]] },
