@@ -248,8 +248,9 @@ describe('ContinuousBatchScheduler', () => {
       const batched = await choices(2);
       expect(batched).toHaveLength(8);
       expect(await choices(1)).toEqual(batched);
-      // The difference it removes: the same request on single rows (max |Δ| ~1e-6 here).
-      expect(await choices(1, false)).not.toEqual(batched);
+      // Without the mode a lone row takes MatMulNBits' M = 1 kernel, which differs from the
+      // batched one by ~1e-6 on AVX2 machines; on AVX-512 ones the two can agree, so that
+      // difference is not asserted here: the equality above is what the mode guarantees.
     });
 
     it('runs no step on a single position of a single row', async () => {

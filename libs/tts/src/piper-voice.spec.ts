@@ -62,7 +62,13 @@ describe.each(['tiny-piper', 'tiny-piper-multi'])('the Piper voice %s', (name) =
         if (sentence.pcm_s16le_b64) {
           const expected = pcmOf(sentence.pcm_s16le_b64);
           const worst = pcm.reduce((max, v, i) => Math.max(max, Math.abs(v - expected[i])), 0);
-          expect({ text, speaker_id, worst }).toEqual({ text, speaker_id, worst: 0 });
+          // One step of 16-bit audio at most: ONNX Runtime's kernels differ by CPU (AVX2 or
+          // AVX-512 paths), and a last-bit difference in a float sample can round either way.
+          expect({ text, speaker_id, close: worst <= 1 }).toEqual({
+            text,
+            speaker_id,
+            close: true,
+          });
         }
       }
     }
