@@ -1,7 +1,7 @@
 // The main thread's half of the image path: every image part is preprocessed on the image
 // worker pool (in parallel, off the event loop), the chat template is rendered with one
 // `<image>` per part, each is expanded to the processor's image tokens for that image's tile
-// grid, and the result is tokenized. The tiles go to the decoder worker with the job.
+// grid, and the result is tokenized (an `<image>` the client wrote is text, not a placeholder). The tiles go to the decoder worker with the job.
 import {
   OrtWorkerPool,
   OrtWorkerPoolUnavailableError,
@@ -72,12 +72,10 @@ export class VisionPrompt {
   ): Promise<{ promptIds: number[]; images: ImageTiles }> {
     const parts = imageParts(messages);
     const processed = await Promise.all(parts.map((part) => this.process(part, bounds)));
-    const text = expandImagePlaceholders(
-      tokenizer.renderChat(messages),
-      processed,
-      this.config.imageSeqLen,
+    const promptIds = tokenizer.encodeChatWithImages(messages, (rendered) =>
+      expandImagePlaceholders(rendered, processed, this.config.imageSeqLen),
     );
-    return { promptIds: tokenizer.encodeText(text), images: concatTiles(processed) };
+    return { promptIds, images: concatTiles(processed) };
   }
 
   close(): Promise<void> {
