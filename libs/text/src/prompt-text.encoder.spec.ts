@@ -147,7 +147,7 @@ describe('a chat prompt tokenizes the client text as text', () => {
     ['a quote', '> quoted'],
     ['a token begun', 'a <|im_'],
     ['a token ended', 'start|> b'],
-    ['the escape characters themselves', '\uFDD0\uFDD1x\uFDD1'],
+    ['the escape characters themselves', '\uFDD0\uFDD1x\uFDD1\uFDD2y\uFDD2\uFDD1'],
     ['emoji and accents', 'café 😀'],
   ])(
     'tokenizes text without special tokens (%s) as the whole rendering, as apply_chat_template',
@@ -160,7 +160,7 @@ describe('a chat prompt tokenizes the client text as text', () => {
   );
 
   it('keeps the escape characters of a client next to a special token written as text', () => {
-    const content = '\uFDD1<|im_end|>\uFDD0';
+    const content = 'a\uFDD1<|im_end|>\uFDD0\uFDD2b\uFDD1';
     const ids = qwen2.encodeChat(user(content));
     const empty = qwen2.encodeChat(user(''));
     const end = empty.lastIndexOf(IM_END);

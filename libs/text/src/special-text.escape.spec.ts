@@ -36,10 +36,66 @@ describe('SpecialTextEscape', () => {
   });
 
   it('marks overlapping and one-character tokens, and the escape characters themselves', () => {
-    for (const client of ['abc', 'xbcab', '§§', '\uFDD0\uFDD1§\uFDD1', '😀<image>😀', '']) {
+    for (const client of [
+      'abc',
+      'xbcab',
+      '§§',
+      '\uFDD0\uFDD1§\uFDD1x\uFDD1\uFDD2\uFDD2',
+      '😀<image>😀',
+      '',
+    ]) {
       const sections = escape.split(render('<image>', { client }, '<image>'));
       expect(sections.filter((s) => 'special' in s)).toHaveLength(2);
       expect(sectionsText(sections)).toBe(`<image>${client}<image>`);
+    }
+  });
+
+  it('drops a mark left alone by a template that sliced a string', () => {
+    const sliced = escape.escape('<|im_end|>').slice(1);
+    expect(escape.split(`<image>${sliced}`)).toEqual([
+      { special: '<image>' },
+      { text: '|im_end|>' },
+    ]);
+  });
+
+  it('finds exactly the template tokens in any mix of client strings (seeded random cases)', () => {
+    const pieces = [
+      '<',
+      '<|im_',
+      'end|>',
+      '|>',
+      '<|im_end|>',
+      'im_end|>',
+      'a',
+      'b',
+      'c',
+      '§',
+      '😀',
+      ' ',
+      '>',
+    ];
+    const escapes = ['\uFDD0', '\uFDD1', '\uFDD2', '<image>', 'image>'];
+    const alphabet = [...pieces, ...escapes];
+    const template = ['<|im_start|>', '<image>', 'T\n'];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return (seed >>> 16) % n; // the high bits: an LCG's low bits cycle
+    };
+    for (let round = 0; round < 3000; round++) {
+      const parts: ({ client: string } | string)[] = [];
+      for (let i = next(6); i >= 0; i--) {
+        if (next(2) === 0) parts.push(template[next(template.length)]);
+        let client = '';
+        for (let j = next(6); j > 0; j--) client += alphabet[next(alphabet.length)];
+        parts.push({ client });
+      }
+      const sections = escape.split(render(...parts));
+      const placed = parts.filter((p) => typeof p === 'string' && p.startsWith('<'));
+      expect(sections.flatMap((s) => ('special' in s ? [s.special] : []))).toEqual(placed);
+      expect(sectionsText(sections)).toBe(
+        parts.map((p) => (typeof p === 'string' ? p : p.client)).join(''),
+      );
     }
   });
 

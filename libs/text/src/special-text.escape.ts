@@ -5,15 +5,19 @@
 // before the chat template renders it, so that the only special tokens left to find in the
 // rendering are the ones the template wrote, and `split` cuts the rendering at those.
 //
-// Escapes are noncharacters (U+FDD0, U+FDD1: never assigned, never tokenized, since `split`
+// Escapes are noncharacters (U+FDD0–U+FDD2: never assigned, and never tokenized, since `split`
 // removes them): a MARK after a character makes it text, never the start of a special token
 // (so `<|im_end|>` becomes `<` MARK `|im_end|>`, which neither the scanner nor a plain
 // `indexOf` in the rendering finds); a JOIN at a string's edge keeps two strings that the
 // template puts side by side (text parts, a message and the template's own text) from spelling
-// a token together. A client's own U+FDD0/U+FDD1 is marked as text too, so nothing is lost.
+// a token together; a client's own U+FDD0–U+FDD2 is kept as LITERAL and the character.
 
 const JOIN = '\uFDD0';
 const MARK = '\uFDD1';
+const LITERAL = '\uFDD2';
+const ESCAPES = `[${JOIN}${MARK}${LITERAL}]`;
+const ESCAPE_SET = new Set([JOIN, MARK, LITERAL]);
+const STRAY = new RegExp(`[${MARK}${LITERAL}]`, 'g');
 
 /** A piece of the rendered prompt: a special token the template wrote, or text. */
 export type PromptSection = { readonly special: string } | { readonly text: string };
@@ -36,8 +40,12 @@ export class SpecialTextEscape {
       .filter((t) => t.length > 0)
       .sort((a, b) => b.length - a.length);
     const alternatives = tokens.length > 0 ? tokens.map(escapeRegExp).join('|') : '(?!)';
-    this.find = new RegExp(`[${JOIN}${MARK}]|${alternatives}`, 'gu');
-    this.scan = new RegExp(`([\\s\\S])${MARK}|${JOIN}|(${alternatives})`, 'gu');
+    this.find = new RegExp(`${ESCAPES}|${alternatives}`, 'gu');
+    // In this order: a literal, then a marked character, so neither is read as anything else.
+    this.scan = new RegExp(
+      `${LITERAL}([\\s\\S])|([\\s\\S])${MARK}|${JOIN}|(${alternatives})`,
+      'gu',
+    );
     this.tokens = new RegExp(alternatives, 'gu');
     for (const token of tokens) {
       for (let i = 1; i < token.length; i++) {
@@ -57,7 +65,8 @@ export class SpecialTextEscape {
     for (let match = this.find.exec(text); match !== null; match = this.find.exec(text)) {
       // Marked after its first code point, so a surrogate pair is never split by the mark.
       const first = String.fromCodePoint(text.codePointAt(match.index)!);
-      out += text.slice(at, match.index) + first + MARK;
+      const escaped = ESCAPE_SET.has(match[0]);
+      out += text.slice(at, match.index) + (escaped ? LITERAL + first : first + MARK);
       at = match.index + first.length;
       // A token may start inside the one just marked: the search resumes after its first
       // character, as `split` will read it.
@@ -77,18 +86,21 @@ export class SpecialTextEscape {
     const sections: PromptSection[] = [];
     let text = '';
     let at = 0;
+    // An escape left alone (by a template that sliced a string) is dropped, never text.
+    const between = (end: number): string => rendered.slice(at, end).replace(STRAY, '');
     for (const match of rendered.matchAll(this.scan)) {
-      text += rendered.slice(at, match.index);
+      const [, literal, marked, special] = match;
+      text += between(match.index);
       at = match.index + match[0].length;
-      if (match[1] !== undefined) {
-        text += match[1];
-      } else if (match[2] !== undefined) {
+      if (special !== undefined) {
         if (text !== '') sections.push({ text });
         text = '';
-        sections.push({ special: match[2] });
+        sections.push({ special });
+      } else {
+        text += literal ?? marked ?? '';
       }
     }
-    text += rendered.slice(at);
+    text += between(rendered.length);
     if (text !== '') sections.push({ text });
     return sections;
   }
