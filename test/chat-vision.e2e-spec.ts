@@ -11,6 +11,7 @@ import { DEFAULT_IMAGE_INPUTS } from '@tessera/config';
 import { blankPng, pngHeaderOnly, startImageServer, type ImageServer } from '@tessera/testing';
 import { useChatStack } from './support/chat-stack';
 import { expectOpenAIError } from './support/openai-error.expect';
+import { plainTextIds } from '../libs/text/test/plain-text.ids';
 import { expectSchema } from './support/openai-schemas';
 
 const VLM = 'tiny-smolvlm';
@@ -176,6 +177,26 @@ describe('image input (tiny-smolvlm)', () => {
       expect(high - low).toBe(python(image, 'high') - python(image, 'low'));
       expect(auto).toBe(high);
     }
+  }, 120_000);
+
+  it('reads <image> written in the text as text, not as a placeholder of the image', async () => {
+    // Before: a 400, the template's placeholders no longer matching the image parts.
+    const promptTokens = async (text: string): Promise<number> => {
+      const completion = await client().chat.completions.create({
+        model: VLM,
+        max_tokens: 1,
+        messages: [
+          { role: 'user', content: [imagePart('small.gif', 'low'), { type: 'text', text }] },
+        ],
+      });
+      return completion.usage!.prompt_tokens;
+    };
+    const plain = await plainTextIds(FIXTURE);
+    const typed = 'Is <image> the picture?';
+    const without = 'Is the picture?';
+    expect((await promptTokens(typed)) - (await promptTokens(without))).toBe(
+      plain(typed).length - plain(without).length,
+    );
   }, 120_000);
 
   it('refuses an image sent to a model without vision, naming the part', async () => {

@@ -95,7 +95,7 @@ export class ImageTooLargeError extends Error {
   }
 }
 
-/** The chat template's image placeholders do not match the image parts (client text holds one). */
+/** The chat template did not place one image placeholder per image part of the messages. */
 export class ImagePlaceholderError extends Error {
   override readonly name = 'ImagePlaceholderError';
 }

@@ -1,9 +1,10 @@
 // A chat model's tokenizer as the engine uses it: the chat template rendered with transformers.js
-// (equal to Python transformers' apply_chat_template), prompt ids, token bytes for logprobs and
-// per-sequence detokenizers.
+// (equal to Python transformers' apply_chat_template), prompt ids with the client's text read as
+// text (prompt-text.encoder.ts), token bytes for logprobs and per-sequence detokenizers.
 import type { Message, PreTrainedTokenizer } from '@huggingface/transformers';
 import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
 import { ByteStreamDecoder } from './byte-stream.decoder';
+import { escapeMessages, escapeTools } from './chat-input.escape';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTemplate } from './chat-template.loader';
 import { PromptLengthBound, PromptTooLongError } from './prompt-length.bound';
@@ -13,7 +14,9 @@ import {
   toTemplateMessages,
   type TemplateMessage,
 } from './chat-template.messages';
+import { PromptTextEncoder } from './prompt-text.encoder';
 import { StreamingDetokenizer } from './sequence.detokenizer';
+import { sectionsText } from './special-text.escape';
 import type { ChatTokenizer, SequenceDetokenizer } from './text.contract';
 import {
   detectToolCallFormat,
@@ -76,6 +79,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
   private readonly specialIds: ReadonlySet<number>;
   private readonly tokenBytes: TokenBytes;
   private readonly lengthBound?: PromptLengthBound;
+  private readonly promptText: PromptTextEncoder;
 
   constructor(
     private readonly tokenizer: PreTrainedTokenizer,
@@ -87,6 +91,7 @@ class TemplateChatTokenizer implements ChatTokenizer {
     this.toolCallFormat = toolCallFormat ?? detectToolCallFormat(template);
     this.nativeTools = templateRendersTools(template);
     this.nativeToolCalls = templateRendersToolCalls(template);
+    this.promptText = new PromptTextEncoder(tokenizer);
     this.specialIds = new Set(
       tokenizer.all_special_ids.filter(
         (id) => !TOOL_MARKUP.has(tokenizer._tokenizer.id_to_token(id) ?? ''),
@@ -111,41 +116,55 @@ class TemplateChatTokenizer implements ChatTokenizer {
   }
 
   renderChat(messages: readonly PromptMessage[], tools: readonly ToolDefinition[] = []): string {
-    const templateTools = tools.map(templateToolOf);
-    let conversation = messages;
+    return sectionsText(this.promptText.escape.split(this.renderEscaped(messages, tools)));
+  }
+
+  encodeChat(
+    messages: readonly PromptMessage[],
+    limit?: number,
+    tools: readonly ToolDefinition[] = [],
+  ): number[] {
+    const sections = this.promptText.escape.split(this.renderEscaped(messages, tools));
+    const minTokens = this.lengthBound?.minTokens(sectionsText(sections)) ?? 0;
+    if (limit !== undefined && minTokens > limit) throw new PromptTooLongError(minTokens);
+    return this.promptText.encode(sections);
+  }
+
+  encodeChatWithImages(
+    messages: readonly PromptMessage[],
+    expandImages: (rendered: string) => string,
+  ): number[] {
+    const rendered = expandImages(this.renderEscaped(messages, []));
+    return this.promptText.encode(this.promptText.escape.split(rendered));
+  }
+
+  /**
+   * The template's rendering with every client string escaped (special-text.escape.ts): the
+   * special tokens in it are the template's own.
+   */
+  private renderEscaped(
+    clientMessages: readonly PromptMessage[],
+    clientTools: readonly ToolDefinition[],
+  ): string {
+    const escape = this.promptText.escape;
+    const templateTools = escapeTools(escape, clientTools).map(templateToolOf);
+    let conversation = escapeMessages(escape, clientMessages);
     // A template without a tools section (or without assistant tool calls) gets them written
-    // into the messages in the model's call format instead (tool-prompt.fallback.ts).
+    // into the messages in the model's call format instead (tool-prompt.fallback.ts); that
+    // markup is the server's, written after the escape.
     const fallbackTools = templateTools.length > 0 && !this.nativeTools;
     if (fallbackTools || !this.nativeToolCalls) {
       const format = this.toolCallFormat ?? 'hermes';
       const prompt = fallbackTools
         ? fallbackToolsPrompt(format, this.render([], TOOL_LINES_TEMPLATE, templateTools))
         : undefined;
-      conversation = withFallbackTools(messages, format, prompt);
+      conversation = withFallbackTools(conversation, format, prompt);
     }
     return this.render(
       toTemplateMessages(conversation, this.developerRole, this.takesParts),
       this.template,
       this.nativeTools && templateTools.length > 0 ? templateTools : undefined,
     );
-  }
-
-  encodeChat(
-    messages: readonly PromptMessage[],
-    limit?: number,
-    tools?: readonly ToolDefinition[],
-  ): number[] {
-    const text = this.renderChat(messages, tools);
-    const minTokens = this.lengthBound?.minTokens(text) ?? 0;
-    if (limit !== undefined && minTokens > limit) throw new PromptTooLongError(minTokens);
-    // The template already writes the BOS/role tokens: adding special tokens again would double
-    // them (SmolLM2 adds <|im_start|> as BOS), as Python's apply_chat_template(tokenize=True)
-    // also avoids.
-    return this.encodeText(text);
-  }
-
-  encodeText(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false });
   }
 
   private render(

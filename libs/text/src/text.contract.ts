@@ -5,7 +5,9 @@ import type { ToolCallFormatName } from './tool-calls/tool-call.formats';
 
 export interface ChatTokenizer {
   /**
-   * Token ids of the rendered chat template (generation prompt added, no extra BOS/EOS).
+   * Token ids of the rendered chat template (generation prompt added, no extra BOS/EOS). The
+   * client's text is tokenized as text: a special token written in a message is not that
+   * token; only the template places special tokens.
    * Throws ChatTemplateError (a 400 on `messages`) when the template refuses the conversation.
    * With `limit`: a prompt whose length alone shows it has more than `limit` tokens is not
    * tokenized (bounded work for huge messages); throws PromptTooLongError with that count.
@@ -25,10 +27,15 @@ export interface ChatTokenizer {
    */
   readonly toolCallFormat: ToolCallFormatName | undefined;
   /**
-   * Token ids of text already rendered (special tokens in it are recognised, none added): a
-   * vision model's prompt once its image placeholders are expanded.
+   * encodeChat for a prompt with images (no tools, no length pre-check): `expandImages`
+   * rewrites the rendering before it is tokenized (a vision model's image placeholders into its
+   * image tokens). The placeholders it finds are the template's: the same text in a message is
+   * escaped there (special-text.escape.ts) and stays text.
    */
-  encodeText(text: string): number[];
+  encodeChatWithImages(
+    messages: readonly PromptMessage[],
+    expandImages: (rendered: string) => string,
+  ): number[];
   /** Rows of the tokenizer's vocabulary (added tokens included). */
   readonly vocabSize: number;
   /** Starts the text pipeline of one generated sequence. */

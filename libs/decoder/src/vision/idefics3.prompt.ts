@@ -33,7 +33,9 @@ export function imageTokenCount(grid: TileGrid, imageSeqLen: number): number {
 
 /**
  * The rendered prompt with each `<image>` placeholder expanded, in order. The template writes one
- * per image part; a count that differs means the client's own text holds the literal token.
+ * per image part (an `<image>` in the client's text is escaped in the rendering, so never found
+ * here); a count that differs means the template left an image part out (one in a message the
+ * template does not print).
  */
 export function expandImagePlaceholders(
   rendered: string,
@@ -43,8 +45,8 @@ export function expandImagePlaceholders(
   const pieces = rendered.split(IMAGE_TOKEN);
   if (pieces.length - 1 !== grids.length) {
     throw new ImagePlaceholderError(
-      `The prompt has ${pieces.length - 1} ${IMAGE_TOKEN} markers for ${grids.length} images: ` +
-        `message text must not contain ${IMAGE_TOKEN}.`,
+      `The chat template wrote ${pieces.length - 1} image placeholders for ${grids.length} ` +
+        `images: this model's template does not show an image where one was sent.`,
     );
   }
   return pieces.reduce(

@@ -1,9 +1,10 @@
 // The main thread's half of the image path: first, from each image's header alone, its tile
 // grid and the request's pixel bounds (image.plan.ts); the chat template is rendered with one
 // `<image>` per part, each expanded to the processor's image tokens for that grid, and the result
-// tokenized, so the caller checks the context before any pixel is decoded. Then, within the
-// model's bound on images in flight, every image part is preprocessed on the image worker pool
-// (in parallel, off the event loop); the tiles go to the decoder worker with the job.
+// tokenized (an `<image>` the client wrote is text, not a placeholder), so the caller checks the
+// context before any pixel is decoded. Then, within the model's bound on images in flight, every
+// image part is preprocessed on the image worker pool (in parallel, off the event loop); the
+// tiles go to the decoder worker with the job.
 import {
   OrtWorkerPool,
   OrtWorkerPoolUnavailableError,
@@ -129,12 +130,9 @@ export class VisionPrompt {
     messages: readonly PromptMessage[],
     grids: readonly TileGrid[],
   ): number[] {
-    const text = expandImagePlaceholders(
-      tokenizer.renderChat(messages),
-      grids,
-      this.config.imageSeqLen,
+    return tokenizer.encodeChatWithImages(messages, (rendered) =>
+      expandImagePlaceholders(rendered, grids, this.config.imageSeqLen),
     );
-    return tokenizer.encodeText(text);
   }
 
   close(): Promise<void> {
