@@ -17,6 +17,8 @@ const KEY = 'tsk-hostile-test';
 /** A canary request that takes longer than this fails its case (normally tens of ms). */
 const CANARY_DEADLINE_MS = 15_000;
 const CANARY_INTERVAL_MS = 500;
+/** A canary runs this long at least, so that a stall just after a quick refusal is seen. */
+const CANARY_MIN_MS = 5_000;
 /** The gateway's resident memory under the moderation flood (it reached 3 GB unbounded). */
 const GATEWAY_RSS_LIMIT_MIB = 768;
 
@@ -75,8 +77,11 @@ async function besideCanary(
   attack: () => Promise<void>,
 ): Promise<void> {
   const canary = new Canary(canaryCapability);
+  const started = Date.now();
   try {
     await attack();
+    const left = CANARY_MIN_MS - (Date.now() - started);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
   } finally {
     const { failed, summary } = await canary.stop();
     results[name] = { canary: canaryCapability, ...summary };
