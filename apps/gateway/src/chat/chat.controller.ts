@@ -8,14 +8,17 @@ import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';
 import { ImageInputs } from '../images/image-inputs.service';
 import { holdStreamSlot } from '../limits/stream-slots';
+import { reserveUsage } from '../limits/usage-reservation';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { meteredStream } from '../usage/metered.stream';
 import { ChatChunkMapper, chatChunks } from './chat-chunks';
+import { ChatContextLengths } from './chat-context.lengths';
 import { resolveImages } from './chat-images.resolve';
 import { aggregateCompletion } from './chat-completion.aggregate';
 import { parseChatCompletionRequest } from './chat.request';
 import { completionIdentity } from './chat.response';
 import { imagesOf, meterChatFrame } from './chat.usage';
+import { chatTokensEstimate } from './chat-usage.estimate';
 
 @Controller(CAPABILITY_SERVICES.chat.route)
 export class ChatController {
@@ -23,6 +26,7 @@ export class ChatController {
     private readonly upstreams: UpstreamClients,
     @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
     private readonly images: ImageInputs,
+    private readonly contextLengths: ChatContextLengths,
   ) {}
 
   /** The reply is sent here (not returned) since a stream takes the socket over. */
@@ -34,6 +38,9 @@ export class ChatController {
   ): Promise<void> {
     const chat = parseChatCompletionRequest(body);
     const model = routeRequestModel(this.router, request, chat.model, 'chat');
+    await reserveUsage(request, reply, 'tokens', async () =>
+      chatTokensEstimate(chat.generate, await this.contextLengths.of(model.id)),
+    );
     if (chat.stream) holdStreamSlot(request, reply);
     await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);
