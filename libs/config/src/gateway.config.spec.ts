@@ -25,7 +25,7 @@ describe('loadGatewayConfig', () => {
   it('serves /metrics on a port of its own, and names raw keys under TESSERA_KEY_ID_SECRET', () => {
     expect(loadGatewayConfig({ TESSERA_API_KEYS: 'k' })).toMatchObject({
       port: 8080,
-      metricsPort: 9464,
+      metricsPort: 9465,
       keyIdsPerProcess: true,
     });
     const shared = { TESSERA_API_KEYS: 'k', TESSERA_KEY_ID_SECRET: 's'.repeat(16) };

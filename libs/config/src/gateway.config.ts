@@ -117,7 +117,8 @@ export const MAX_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port.default(8080),
-  METRICS_PORT: port.default(9464),
+  // Not the services' 9464: a gateway and a service on one host both start with their defaults.
+  METRICS_PORT: port.default(9465),
   TESSERA_KEY_ID_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   TESSERA_API_KEYS: z.string().optional(),
   TESSERA_API_KEYS_FILE: z.string().optional(),
