@@ -27,8 +27,13 @@ describe('the tokens a chat request is estimated at', () => {
     expect(promptTokensEstimate(withTools)).toBe(11 + 8);
   });
 
-  it('counts the completion as max_tokens for each of the n choices', () => {
+  it('counts the completion as max_tokens for each of the n choices, at most the rest of the context', () => {
     expect(chatTokensEstimate(generate({ max_tokens: 50, n: 3 }), 2048)).toBe(14 + 150);
+    expect(chatTokensEstimate(generate({ max_tokens: 50, n: 3 }), undefined)).toBe(14 + 150);
+    // More than the context holds is refused by the service: it can never use more.
+    expect(chatTokensEstimate(generate({ max_tokens: 2 ** 32 - 1, n: 2 }), 2048)).toBe(
+      14 + 2 * (2048 - 14),
+    );
   });
 
   it('counts the rest of the context without max_tokens, everything when it is not known', () => {

@@ -2,8 +2,9 @@
 // (limits/usage-reservation.ts), as OpenAI counts a request against its rate limits: the prompt
 // by its characters (limits/text-tokens.estimate.ts; the real count is billed afterwards)
 // plus the template's few tokens per message, and the completion at its most: `max_tokens` (or
-// `max_completion_tokens`) for each of the `n` choices, and without either the rest of the
-// model's context, which is what the service lets such a request generate.
+// `max_completion_tokens`) for each of the `n` choices, never more than the rest of the model's
+// context (the service refuses more), and without either the rest of the context, which is what
+// the service lets such a request generate.
 import type { ChatMessage, GenerateRequest, Tool } from '@tessera/contracts';
 import { textTokensEstimate } from '../limits/text-tokens.estimate';
 import type { ChatCompletionRequest } from './chat.request';
@@ -32,10 +33,9 @@ export function chatTokensEstimate(
 ): number {
   const prompt = promptTokensEstimate(generate);
   const n = generate.sampling.n ?? 1;
-  const maxTokens = generate.sampling.max_tokens;
-  if (maxTokens !== undefined && maxTokens !== null) return prompt + n * maxTokens;
-  if (contextLength === undefined) return Infinity;
-  return prompt + n * Math.max(0, contextLength - prompt);
+  const rest = contextLength === undefined ? Infinity : Math.max(0, contextLength - prompt);
+  const perChoice = Math.min(generate.sampling.max_tokens ?? Infinity, rest);
+  return perChoice === Infinity ? Infinity : prompt + n * perChoice;
 }
 
 function messageCharacters(message: ChatMessage): number {
