@@ -170,7 +170,7 @@ describe('unknown routes', () => {
     const live = await fetch(`${gateway.url}/healthz`);
     expect(live.status).toBe(200);
     expect(await live.json()).toMatchObject({ status: 'ok' });
-    const metrics = await fetch(`${gateway.url}/metrics`);
+    const metrics = await fetch(`${gateway.metricsUrl}/metrics`);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
   });
 });
@@ -435,7 +435,7 @@ describe('a client that hangs up mid-body', () => {
       }
       expect(logs.filter((l) => ['error', 'warn', 'fatal'].includes(l.level))).toEqual([]);
 
-      const metrics = await (await fetch(`${logged.url}/metrics`)).text();
+      const metrics = await (await fetch(`${logged.metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(
         /tessera_http_requests_in_flight\{method="POST",route="\/v1\/embeddings",service="gateway"\} 0/,
       );

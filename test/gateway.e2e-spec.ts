@@ -2,8 +2,15 @@
 // and what happens when an upstream is down or slow.
 import { createServer, type Server } from 'node:net';
 import OpenAI from 'openai';
-import { MAX_REQUEST_TIMEOUT_MS, apiKeyFromRaw } from '@tessera/config';
-import { TEST_API_KEY, post, startGateway, useStack, type TestGateway } from './support/test-stack';
+import { MAX_REQUEST_TIMEOUT_MS } from '@tessera/config';
+import {
+  TEST_API_KEY,
+  post,
+  rawTestKey,
+  startGateway,
+  useStack,
+  type TestGateway,
+} from './support/test-stack';
 
 const stack = useStack();
 
@@ -53,7 +60,7 @@ describe('authentication', () => {
 
   it('accepts any configured key and leaves probes open', async () => {
     const gateway = await startGateway({
-      apiKeys: ['key-one', 'key-two'].map((key) => apiKeyFromRaw(key)),
+      apiKeys: ['key-one', 'key-two'].map(rawTestKey),
     });
     try {
       for (const key of ['key-one', 'key-two']) {
@@ -63,7 +70,7 @@ describe('authentication', () => {
         expect(response.status).toBe(200);
       }
       expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
-      expect((await fetch(`${gateway.url}/metrics`)).status).toBe(200);
+      expect((await fetch(`${gateway.metricsUrl}/metrics`)).status).toBe(200);
     } finally {
       await gateway.close();
     }
@@ -152,7 +159,7 @@ describe('probes, metrics and request ids', () => {
       model: 'text-embedding-3-small',
       input: 'count me',
     });
-    const text = await (await fetch(`${stack().gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${stack().gateway.metricsUrl}/metrics`)).text();
     expect(text).toMatch(
       /tessera_http_requests_total\{method="POST",route="\/v1\/embeddings",status="200",model="tiny-bert",service="gateway"\} \d+/,
     );
@@ -161,7 +168,7 @@ describe('probes, metrics and request ids', () => {
   });
 
   it('never logs or exposes keys in metrics', async () => {
-    const text = await (await fetch(`${stack().gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${stack().gateway.metricsUrl}/metrics`)).text();
     expect(text).not.toContain(TEST_API_KEY);
   });
 });

@@ -107,6 +107,15 @@ it('serves the fixture models through separate processes, traced across them', a
   );
 });
 
+it("prints where the gateway's metrics are: a port of their own, not the API's", async () => {
+  const printed = /The gateway's metrics are at (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(output);
+  expect(printed).not.toBeNull();
+  const metrics = await fetch(`${printed![1]}/metrics`);
+  expect(metrics.status).toBe(200);
+  expect(await metrics.text()).toContain('service="gateway"');
+  expect((await fetch(`${new URL(baseURL).origin}/metrics`)).status).toBe(404);
+});
+
 it('prints the pid and ports of each process; npm execs the launcher', () => {
   const service = readyLine('embeddings ready');
   expect(service.grpc).toMatch(/^127\.0\.0\.1:\d+$/);

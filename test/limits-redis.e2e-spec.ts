@@ -66,7 +66,7 @@ async function embed(replica: number, key: string) {
 }
 
 const storeFailures = async (replica: number): Promise<number> => {
-  const text = await (await fetch(`${replicas[replica].url}/metrics`)).text();
+  const text = await (await fetch(`${replicas[replica].metricsUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('tessera_ratelimit_store_failures_total'));
   return line ? Number(line.split(' ').pop()) : 0;
 };

@@ -25,6 +25,13 @@ const billed = (amount: number, limit: number): BucketCheck => ({
   gates: false,
 });
 
+const reserved = (amount: number, limit: number): BucketCheck => ({
+  dimension: 'tokens',
+  limit,
+  cost: amount,
+  gates: true,
+});
+
 let redis: TestRedis;
 let redisStore: RedisLimitStore;
 beforeAll(async () => {
@@ -89,5 +96,20 @@ describe.each([
     await store().take(`${key}-fast`, [billed(6001, 6000)]);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect((await store().take(`${key}-fast`, [tokens(6000)])).admitted).toBe(true);
+  });
+
+  it('reserve only what a budget covers, and give a reservation back without filling past the limit', async () => {
+    const admissions = [];
+    for (let i = 0; i < 3; i++) admissions.push(await store().take(key, [reserved(40, 100)]));
+    expect(admissions.map((admission) => admission.admitted)).toEqual([true, true, false]);
+    // The refused one took nothing.
+    expectLevels(admissions[2], [20]);
+    // Billed 25 of a 40 reservation: the usage taken, the reservation given back.
+    await store().take(key, [billed(25, 100)]);
+    const returned = await store().take(key, [billed(-40, 100)]);
+    expectLevels(returned, [35]);
+    // A refund onto a budget already whole leaves it at the limit.
+    const whole = await store().take(`${key}-whole`, [billed(-40, 100)]);
+    expectLevels(whole, [100]);
   });
 });

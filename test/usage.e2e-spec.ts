@@ -503,7 +503,7 @@ describe('nothing lost, nothing doubled', () => {
 
 it('never writes a raw key into the usage log or /metrics', async () => {
   const log = readFileSync(logFile, 'utf8');
-  const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+  const metrics = await (await fetch(`${gateway.metricsUrl}/metrics`)).text();
   expect(log.length).toBeGreaterThan(0);
   expect(metrics).toContain('tessera_usage_requests_total');
   for (const key of [...Object.values(KEYS), 'tsk-wrong']) {

@@ -234,7 +234,7 @@ async function main(): Promise<void> {
     const telemetry = stack
       ? await StackTelemetry.discover({
           stackPid: stack.pid,
-          gatewayOrigin: stack.origin,
+          gatewayMetricsOrigin: stack.metricsOrigin,
           capability: 'chat',
           route: CAPABILITY_SERVICES.chat.route,
         })

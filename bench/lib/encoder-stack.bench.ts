@@ -203,7 +203,7 @@ export async function runEncoderBench<
     );
     const telemetry = await StackTelemetry.discover({
       stackPid: stack.pid,
-      gatewayOrigin: stack.origin,
+      gatewayMetricsOrigin: stack.metricsOrigin,
       capability: bench.capability,
       route: CAPABILITY_SERVICES[bench.capability].route,
       otherServerPids: relay ? [relay.pid] : [],

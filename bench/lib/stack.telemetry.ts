@@ -80,8 +80,8 @@ function processNamer(extra: ReadonlyArray<readonly [string, string]>) {
 export interface StackTelemetryOptions {
   /** The stack's launcher. */
   readonly stackPid: number;
-  /** The gateway's origin (no `/v1`). */
-  readonly gatewayOrigin: string;
+  /** The gateway's /metrics origin (its metrics port). */
+  readonly gatewayMetricsOrigin: string;
   readonly capability: Capability;
   /** The route whose requests the gateway counts, e.g. `/v1/embeddings`. */
   readonly route: string;
@@ -121,7 +121,7 @@ export class StackTelemetry {
       nameOf,
       options.capability,
       options.route,
-      `${options.gatewayOrigin}/metrics`,
+      `${options.gatewayMetricsOrigin}/metrics`,
       serviceMetricsUrl,
     );
   }

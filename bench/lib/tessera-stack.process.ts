@@ -49,6 +49,8 @@ export class TesseraStack {
 
   private constructor(
     readonly baseURL: string,
+    /** The gateway's /metrics origin (a port of its own), `http://127.0.0.1:<port>`. */
+    readonly metricsOrigin: string,
     readonly modelsFile: string,
     private readonly child: ChildProcess,
     private readonly tempDir: string,
@@ -64,7 +66,7 @@ export class TesseraStack {
     return this.child.pid ?? -1;
   }
 
-  /** The gateway's base URL without `/v1`, for /metrics and /readyz. */
+  /** The gateway's base URL without `/v1`, for /readyz. */
   get origin(): string {
     return this.baseURL.replace(/\/v1\/?$/, '');
   }
@@ -80,11 +82,13 @@ export class TesseraStack {
     const models = { models: options.models };
     writeFileSync(modelsFile, `# written by ${options.writtenBy}\n${stringify(models)}`);
 
+    const metricsPort = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of DROPPED_ENV) delete env[name];
     Object.assign(env, {
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
+      METRICS_PORT: String(metricsPort),
       TESSERA_API_KEYS: options.apiKey,
     });
     const child = spawn(process.execPath, [options.launcher, '--models', modelsFile], {
@@ -101,7 +105,14 @@ export class TesseraStack {
         throw new Error(`the stack ${reason}\n--- stack output ---\n${output}`, { cause: error });
       },
     );
-    return new TesseraStack(ready.match[1], modelsFile, child, tempDir, ready.output);
+    return new TesseraStack(
+      ready.match[1],
+      `http://127.0.0.1:${metricsPort}`,
+      modelsFile,
+      child,
+      tempDir,
+      ready.output,
+    );
   }
 
   /**

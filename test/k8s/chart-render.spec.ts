@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CAPABILITIES as REGISTRY } from '@tessera/contracts';
-import { apiKeyFromRaw, parseKeysFile, sha256Hex } from '@tessera/config';
+import { apiKeyFromRaw, keyIdOf, parseKeysFile, sha256Hex } from '@tessera/config';
 import { parse } from 'yaml';
 import {
   CAPABILITIES,
@@ -271,7 +271,33 @@ describe('Services', () => {
     ]);
     expect(container(cpu.deployment('gateway')).ports).toEqual([
       { name: 'http', containerPort: 8080, protocol: 'TCP' },
+      { name: 'http-metrics', containerPort: 9464, protocol: 'TCP' },
     ]);
+  });
+
+  it("serves the gateway's /metrics on 9464 through a ClusterIP Service of its own, never the API's", () => {
+    expect(envOf(container(cpu.deployment('gateway'))).METRICS_PORT).toBe('9464');
+    const exposed = render({ values: { gateway: { service: { type: 'LoadBalancer' } } } });
+    expect(exposed.get('Service', name('gateway')).spec.ports.map((p: Loose) => p.name)).toEqual([
+      'http',
+    ]);
+    const metrics = exposed.get('Service', `${name('gateway')}-metrics`);
+    expect(metrics.spec.type).toBe('ClusterIP');
+    expect(metrics.spec.ports).toEqual([
+      { name: 'http-metrics', port: 9464, targetPort: 'http-metrics', protocol: 'TCP' },
+    ]);
+    expect(metrics.spec.selector).toEqual(cpu.deployment('gateway').spec.selector.matchLabels);
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      expect(defaults.deployment(component).spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '9464',
+        'prometheus.io/path': '/metrics',
+      });
+    }
+    const plain = render({ values: { prometheusAnnotations: false } });
+    expect(
+      plain.deployment('gateway').spec.template.metadata.annotations['prometheus.io/scrape'],
+    ).toBeUndefined();
   });
 
   it('points the gateway at each enabled capability by its headless Service', () => {
@@ -301,10 +327,25 @@ describe('NetworkPolicy', () => {
       expect(metrics.ports).toEqual([{ port: 'http-metrics', protocol: 'TCP' }]);
       expect(metrics.from).toBeUndefined();
     }
-    expect(cpu.find('NetworkPolicy', name('gateway'))).toBeUndefined();
     expect(embeddingsOnly.ofKind('NetworkPolicy').map((p) => p.metadata.name)).toEqual([
+      name('gateway'),
       name('embeddings'),
     ]);
+  });
+
+  it("opens the gateway's API port to all and its metrics port as the services' are", () => {
+    const policy = cpu.get('NetworkPolicy', name('gateway'));
+    expect(policy.spec.podSelector.matchLabels).toEqual(
+      cpu.deployment('gateway').spec.selector.matchLabels,
+    );
+    expect(policy.spec.ingress).toEqual([
+      { ports: [{ port: 'http', protocol: 'TCP' }] },
+      { ports: [{ port: 'http-metrics', protocol: 'TCP' }] },
+    ]);
+    const peer = { podSelector: { matchLabels: { app: 'prometheus' } } };
+    const limited = render({ values: { networkPolicy: { metricsFrom: [peer] } } });
+    expect(limited.get('NetworkPolicy', name('gateway')).spec.ingress[1].from).toEqual([peer]);
+    expect(limited.get('NetworkPolicy', name('gateway')).spec.ingress[0].from).toBeUndefined();
   });
 
   it('limits the metrics port to networkPolicy.metricsFrom when given, and is optional', () => {
@@ -340,7 +381,7 @@ describe('API keys', () => {
 
   it('uses an existing Secret instead of making one', () => {
     const res = render({ values: { auth: { existingSecret: 'mine', existingSecretKey: 'keys' } } });
-    expect(res.ofKind('Secret')).toEqual([]);
+    expect(res.find('Secret', `${FULLNAME}-api-keys`)).toBeUndefined();
     const volume = res
       .deployment('gateway')
       .spec.template.spec.volumes.find((v: Loose) => v.name === 'api-keys');
@@ -363,8 +404,10 @@ describe('API keys', () => {
     });
     const secret = res.get('Secret', `${FULLNAME}-api-keys`);
     const file = Buffer.from(secret.data!['api-keys'], 'base64').toString();
-    expect(parseKeysFile(file, 'secret')).toEqual([
-      apiKeyFromRaw('sk-raw-one'),
+    // The raw key has no id in the file: the gateway names it under TESSERA_KEY_ID_SECRET.
+    const idOf = (key: string) => keyIdOf(key, 'the-secret-of-the-release');
+    expect(parseKeysFile(file, 'secret', idOf)).toEqual([
+      apiKeyFromRaw('sk-raw-one', idOf('sk-raw-one')),
       { ...apiKeyFromRaw('sk-team-a', 'team-a'), limits: { requestsPerMinute: 60 } },
       { id: 'team-b', sha256: digest, models: ['gpt-4o-mini'], limits: {} },
     ].map((key) => expect.objectContaining({ ...key, limits: expect.objectContaining(key.limits) })));
@@ -400,6 +443,21 @@ describe('API keys', () => {
     // Off by default.
     expect(envOf(container(defaults.deployment('gateway'))).TESSERA_USAGE_LOG).toBeUndefined();
     expect(envOf(container(defaults.deployment('gateway'))).TESSERA_REDIS_URL).toBeUndefined();
+  });
+
+  it('gives the gateway a key-id secret of its own, random once, or from an existing Secret', () => {
+    const secret = defaults.get('Secret', `${FULLNAME}-key-id`);
+    expect(Buffer.from(secret.data!.secret, 'base64').toString()).toMatch(/^[A-Za-z0-9]{48}$/);
+    const ref = (r: Rendered) =>
+      container(r.deployment('gateway')).env.find((e: Loose) => e.name === 'TESSERA_KEY_ID_SECRET')
+        .valueFrom.secretKeyRef;
+    expect(ref(defaults)).toEqual({ name: `${FULLNAME}-key-id`, key: 'secret' });
+    expect(JSON.stringify(defaults.deployment('gateway'))).not.toContain(secret.data!.secret);
+    const existing = render({
+      values: { auth: { keyIdSecret: { existingSecret: 'ids', existingSecretKey: 's' } } },
+    });
+    expect(existing.find('Secret', `${FULLNAME}-key-id`)).toBeUndefined();
+    expect(ref(existing)).toEqual({ name: 'ids', key: 's' });
   });
 
   it('generates a key when none is given, so the gateway can start', () => {
@@ -664,8 +722,9 @@ describe('ServiceMonitor', () => {
   it('scrapes every component when enabled', () => {
     const monitors = cpu.ofKind('ServiceMonitor');
     expect(monitors).toHaveLength(6);
+    // The gateway's through its -metrics Service (its API Service has no such port).
     expect(cpu.get('ServiceMonitor', name('gateway')).spec.endpoints).toEqual([
-      { port: 'http', path: '/metrics', interval: '30s' },
+      { port: 'http-metrics', path: '/metrics', interval: '30s' },
     ]);
     expect(cpu.get('ServiceMonitor', name('chat')).spec.endpoints[0].port).toBe('http-metrics');
     expect(defaults.ofKind('ServiceMonitor')).toEqual([]);

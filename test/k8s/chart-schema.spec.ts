@@ -19,7 +19,7 @@ const BAD: [string, Record<string, unknown>, RegExp][] = [
   ['a port out of range', { gateway: { service: { port: 70000 } } }, /gateway.*service.*port/s],
   ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, /image.*pullPolicy/s],
   ['an API key with a comma', { auth: { apiKeys: ['a,b'] } }, /auth.*apiKeys/s],
-  ['a keys entry without id', { auth: { keys: [{ key: 'k' }] } }, /auth.*keys/s],
+  ['a digest entry without id', { auth: { keys: [{ sha256: 'a'.repeat(64) }] } }, /auth.*keys/s],
   ['a keys entry with key and sha256', { auth: { keys: [{ id: 'a', key: 'k', sha256: 'a'.repeat(64) }] } }, /auth.*keys/s],
   ['an unknown limit', { auth: { keys: [{ id: 'a', key: 'k', limits: { rpm: 1 } }] } }, /auth.*keys/s],
   ['a Redis URL of another scheme', { rateLimit: { redis: { url: 'http://redis' } } }, /rateLimit.*redis.*url/s],

@@ -355,8 +355,8 @@ describe('keys never in logs, metrics, traces or error bodies', () => {
     // Let the exporters' batch interval pass.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const metrics: string[] = [];
-    for (const { name, httpOrigin } of stack.processes().values()) {
-      const response = await fetch(`${httpOrigin}/metrics`);
+    for (const { name, metricsOrigin } of stack.processes().values()) {
+      const response = await fetch(`${metricsOrigin}/metrics`);
       expect({ name, status: response.status }).toEqual({ name, status: 200 });
       metrics.push(await response.text());
     }

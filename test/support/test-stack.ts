@@ -2,14 +2,19 @@
 // talking real gRPC over loopback, for end-to-end tests.
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DEFAULT_IMAGE_INPUTS, apiKeyFromRaw, type GatewayConfig } from '@tessera/config';
+import { DEFAULT_IMAGE_INPUTS, apiKeyFromRaw, keyIdOf, type GatewayConfig } from '@tessera/config';
 import { startCapabilityService, type RunningService } from '@tessera/service';
 import { fixturesModelsFile } from '@tessera/testing';
 import OpenAI from 'openai';
 import { EmbeddingsModule } from '../../apps/embeddings/src/embeddings.module';
 import { createGatewayApp } from '../../apps/gateway/src/gateway.app';
+import { GatewayMetricsServer } from '../../apps/gateway/src/http/metrics.server';
 
 export const TEST_API_KEY = 'tsk-test-key';
+/** The secret the test gateways name raw keys under (TESSERA_KEY_ID_SECRET). */
+export const TEST_KEY_ID_SECRET = 'test-key-id-secret-0123456789';
+/** A raw key as the gateway's configuration names it when given without an id. */
+export const rawTestKey = (key: string) => apiKeyFromRaw(key, keyIdOf(key, TEST_KEY_ID_SECRET));
 
 export type TestService = RunningService;
 
@@ -57,6 +62,8 @@ export interface TestGateway {
   app: NestFastifyApplication;
   baseURL: string;
   url: string;
+  /** Where its /metrics is: a port of its own, `http://127.0.0.1:<port>`. */
+  metricsUrl: string;
   client: OpenAI;
   close(): Promise<void>;
 }
@@ -69,7 +76,8 @@ export async function startGateway(
     {
       host: '127.0.0.1',
       port: 0,
-      apiKeys: [apiKeyFromRaw(TEST_API_KEY)],
+      metricsPort: 0,
+      apiKeys: [rawTestKey(TEST_API_KEY)],
       authDisabled: false,
       modelsFile: fixturesModelsFile(),
       upstreams: {},
@@ -86,6 +94,7 @@ export async function startGateway(
   return {
     app,
     url,
+    metricsUrl: `http://127.0.0.1:${app.get(GatewayMetricsServer).port}`,
     baseURL,
     client: new OpenAI({ apiKey: TEST_API_KEY, baseURL, maxRetries: 0 }),
     close: () => app.close(),

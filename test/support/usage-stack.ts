@@ -130,7 +130,7 @@ export async function usageMetric(
   name: string,
   labels: Record<string, string>,
 ): Promise<number> {
-  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const text = await (await fetch(`${gateway.metricsUrl}/metrics`)).text();
   const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
   const line = text.split('\n').find((candidate) => {
     // Beside the registry's own default labels (service, …).

@@ -9,8 +9,10 @@ import { freePort } from '../../tools/stack/ports';
 export interface StackProcess {
   name: string;
   pid: number;
-  /** Its /readyz and /metrics origin, `http://127.0.0.1:<port>`. */
+  /** Its /readyz origin, `http://127.0.0.1:<port>`. */
   httpOrigin: string;
+  /** Its /metrics origin: the HTTP one for a service, the gateway's metrics port for it. */
+  metricsOrigin: string;
 }
 
 export class LaunchedStack {
@@ -82,9 +84,12 @@ export class LaunchedStack {
   /** Every process by name, as last (re)started: a restart prints `ready again` with its new pid. */
   processes(): Map<string, StackProcess> {
     const found = new Map<string, StackProcess>();
-    const ready = /tessera: (\w+) ready(?: again)? \(pid (\d+)\): .*?HTTP ([\d.]+:\d+)/g;
-    for (const [, name, pid, address] of this.output.matchAll(ready)) {
-      found.set(name, { name, pid: Number(pid), httpOrigin: `http://${address}` });
+    const ready =
+      /tessera: (\w+) ready(?: again)? \(pid (\d+)\): .*?HTTP ([\d.]+:\d+)(?:.*?metrics ([\d.]+:\d+))?/g;
+    for (const [, name, pid, address, metrics] of this.output.matchAll(ready)) {
+      const httpOrigin = `http://${address}`;
+      const metricsOrigin = metrics ? `http://${metrics}` : httpOrigin;
+      found.set(name, { name, pid: Number(pid), httpOrigin, metricsOrigin });
     }
     return found;
   }

@@ -18,7 +18,9 @@ options:
 
 environment:
   PORT, HOST      the gateway's port (default 8080) and address (default 127.0.0.1)
-  TESSERA_API_KEYS  accepted keys; without one, a key is made for this run and printed`;
+  METRICS_PORT    the gateway's /metrics port (default: a free one, printed)
+  TESSERA_API_KEYS  accepted keys; without one, a key is made for this run and printed
+  TESSERA_KEY_ID_SECRET  names keys given without an id (default: made for this run)`;
 
 export function parseStartArguments(argv: readonly string[], env: NodeJS.ProcessEnv): StartCommand {
   let values;

@@ -31,12 +31,19 @@ function reachableOrigin(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Local runs need a key too; without one configured, make one for this run and show it. */
+/**
+ * Local runs need a key too; without one configured, make one for this run and show it. And
+ * the secret keys without an id are named under (TESSERA_KEY_ID_SECRET): made once per run, so
+ * that a gateway the launcher restarts names every key as before.
+ */
 function apiKeyEnvironment(): Record<string, string> {
+  const secret: Record<string, string> = process.env.TESSERA_KEY_ID_SECRET
+    ? {}
+    : { TESSERA_KEY_ID_SECRET: randomBytes(32).toString('hex') };
   const configured =
     process.env.TESSERA_API_KEYS || process.env.TESSERA_API_KEYS_FILE || process.env.TESSERA_AUTH;
-  if (configured) return {};
-  return { TESSERA_API_KEYS: `tsk-${randomBytes(18).toString('base64url')}` };
+  if (configured) return secret;
+  return { ...secret, TESSERA_API_KEYS: `tsk-${randomBytes(18).toString('base64url')}` };
 }
 
 /**
@@ -91,16 +98,28 @@ async function startStack(modelsFile: string, group: ProcessGroup): Promise<void
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 8080);
   const origin = reachableOrigin(host, port);
+  // Never on the API's port: a port of its own (METRICS_PORT, else a free one).
+  const metricsPort = Number(process.env.METRICS_PORT ?? (await freePort()));
   const keys = apiKeyEnvironment();
   await group.start({
     name: 'gateway',
     script: path.join(DIST, GATEWAY_ENTRY),
-    env: { HOST: host, PORT: String(port), TESSERA_MODELS_FILE: modelsFile, ...upstreams, ...keys },
+    env: {
+      HOST: host,
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      TESSERA_MODELS_FILE: modelsFile,
+      ...upstreams,
+      ...keys,
+    },
     readyUrl: `${origin}/readyz`,
-    listening: `HTTP ${host}:${port} (/v1, /readyz, /metrics)`,
+    listening: `HTTP ${host}:${port} (/v1, /readyz), metrics ${host}:${metricsPort} (/metrics)`,
   });
 
-  const lines = [`Tessera is serving the OpenAI API at ${origin}/v1`];
+  const lines = [
+    `Tessera is serving the OpenAI API at ${origin}/v1`,
+    `The gateway's metrics are at ${reachableOrigin(host, metricsPort)}/metrics`,
+  ];
   if (keys.TESSERA_API_KEYS) {
     lines.push(
       `API key for this run: ${keys.TESSERA_API_KEYS} (set TESSERA_API_KEYS to choose one)`,

@@ -152,6 +152,28 @@ rolls exactly the components whose file changed.
 {{- ternary .Values.auth.existingSecretKey "api-keys" (ne .Values.auth.existingSecret "") }}
 {{- end }}
 
+{{/* The Secret holding the gateway's TESSERA_KEY_ID_SECRET, and its key. */}}
+{{- define "tessera.keyIdSecretName" -}}
+{{- default (printf "%s-key-id" (include "tessera.fullname" .)) .Values.auth.keyIdSecret.existingSecret }}
+{{- end }}
+
+{{- define "tessera.keyIdSecretKey" -}}
+{{- ternary .Values.auth.keyIdSecret.existingSecretKey "secret" (ne .Values.auth.keyIdSecret.existingSecret "") }}
+{{- end }}
+
+{{/*
+The chart-made key-id secret (base64): the one already in the release's Secret (lookup: kept
+across upgrades, so that every key keeps its id), else a new random one.
+*/}}
+{{- define "tessera.keyIdSecretData" -}}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "tessera.keyIdSecretName" .) }}
+{{- if and $existing $existing.data (index $existing.data "secret") }}
+{{- index $existing.data "secret" }}
+{{- else }}
+{{- randAlphaNum 48 | b64enc }}
+{{- end }}
+{{- end }}
+
 {{/* The OTLP/HTTP endpoint: otel.endpoint, else the bundled Jaeger. */}}
 {{- define "tessera.otlpEndpoint" -}}
 {{- if .Values.otel.endpoint }}
@@ -197,7 +219,8 @@ rolls exactly the components whose file changed.
 
 {{/*
 The chart-made Secret's data (base64): with auth.keys, the YAML keys file of auth.keys and
-auth.apiKeys (each raw key with the id the gateway would give it); else auth.apiKeys one per
+auth.apiKeys (each raw key without an id: the gateway names it, as a raw key, by an HMAC under
+TESSERA_KEY_ID_SECRET); else auth.apiKeys one per
 line; with none, the key already in
 the release's Secret (lookup: kept across upgrades), else a new random one. Memoized in the
 render, since the Secret and the gateway's checksum both include it.
@@ -208,7 +231,7 @@ render, since the Secret and the gateway's checksum both include it.
 {{- if .Values.auth.keys }}
 {{- $entries := list }}
 {{- range .Values.auth.apiKeys }}
-{{- $entries = append $entries (dict "id" (printf "key-%s" (sha256sum . | trunc 12)) "key" .) }}
+{{- $entries = append $entries (dict "key" .) }}
 {{- end }}
 {{- $data = dict "keys" (concat $entries .Values.auth.keys) | toYaml | b64enc }}
 {{- else if .Values.auth.apiKeys }}

@@ -1,12 +1,42 @@
 import { ConfigError } from './env.schema';
-import { apiKeyFromRaw, checkDistinctKeys, parseKeysFile, sha256Hex } from './api-keys.config';
+import { createHmac } from 'node:crypto';
+import {
+  apiKeyFromRaw,
+  checkDistinctKeys,
+  keyIdOf,
+  parseKeysFile,
+  sha256Hex,
+} from './api-keys.config';
+
+const SECRET = 'a-secret-of-the-replicas';
+const idOf = (key: string) => keyIdOf(key, SECRET);
+
+describe('keyIdOf', () => {
+  it('is 48 bits of the HMAC-SHA-256 under the secret, never of the plain digest', () => {
+    const hmac = createHmac('sha256', SECRET).update('sk-one').digest('hex');
+    expect(keyIdOf('sk-one', SECRET)).toBe(`key-${hmac.slice(0, 12)}`);
+    expect(keyIdOf('sk-one', SECRET)).not.toBe(`key-${sha256Hex('sk-one').slice(0, 12)}`);
+    expect(keyIdOf('sk-one', 'another-secret-entirely')).not.toBe(keyIdOf('sk-one', SECRET));
+  });
+});
 
 describe('parseKeysFile', () => {
   it('reads one raw key per line, with ids that do not show the key', () => {
-    const keys = parseKeysFile('sk-one\n\n  sk-two  \n', 'keys');
-    expect(keys).toEqual([apiKeyFromRaw('sk-one'), apiKeyFromRaw('sk-two')]);
+    const keys = parseKeysFile('sk-one\n\n  sk-two  \n', 'keys', idOf);
+    expect(keys).toEqual([
+      apiKeyFromRaw('sk-one', idOf('sk-one')),
+      apiKeyFromRaw('sk-two', idOf('sk-two')),
+    ]);
     expect(keys[0].id).toMatch(/^key-[0-9a-f]{12}$/);
     expect(keys[0].id).not.toContain('sk-one');
+  });
+
+  it('names a YAML entry with a raw key and no id as a raw key, and needs an id with a digest', () => {
+    const [key] = parseKeysFile('keys:\n  - key: sk-one\n', 'keys.yaml', idOf);
+    expect(key.id).toBe(idOf('sk-one'));
+    expect(() =>
+      parseKeysFile(`keys:\n  - sha256: ${'0'.repeat(64)}\n`, 'keys.yaml', idOf),
+    ).toThrow(/needs an id/);
   });
 
   it('reads ids, raw keys or SHA-256 digests, models and limits from YAML', () => {
@@ -24,6 +54,7 @@ describe('parseKeysFile', () => {
         `    sha256: ${digest.toUpperCase()}`,
       ].join('\n'),
       'keys.yaml',
+      idOf,
     );
     expect(keys).toEqual([
       {
@@ -59,9 +90,9 @@ describe('parseKeysFile', () => {
     ['an id with spaces', 'keys:\n  - id: team a\n    key: k\n', /id/],
     ['bad YAML', 'keys: [\n', /not valid YAML/],
   ])('refuses %s, naming the file', (_, text, message) => {
-    expect(() => parseKeysFile(text, 'keys.yaml')).toThrow(ConfigError);
-    expect(() => parseKeysFile(text, 'keys.yaml')).toThrow(message);
-    expect(() => parseKeysFile(text, 'keys.yaml')).toThrow(/keys\.yaml/);
+    expect(() => parseKeysFile(text, 'keys.yaml', idOf)).toThrow(ConfigError);
+    expect(() => parseKeysFile(text, 'keys.yaml', idOf)).toThrow(message);
+    expect(() => parseKeysFile(text, 'keys.yaml', idOf)).toThrow(/keys\.yaml/);
   });
 
   it('refuses an id or a key given twice', () => {

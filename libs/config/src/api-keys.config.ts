@@ -6,7 +6,7 @@
 // read) or YAML:
 //
 //   keys:
-//     - id: team-a
+//     - id: team-a                      # optional with `key`: then derived as for a raw key
 //       key: sk-raw-key                 # or, so the file holds no secret:
 //       sha256: 3f0a…                   # printf %s 'sk-raw-key' | sha256sum
 //       models: [gpt-4o-mini, whisper-1] # ids or aliases; absent = every model
@@ -16,7 +16,7 @@
 //         audio_seconds_per_minute: 3600 # transcription and translation
 //         characters_per_minute: 100000 # speech input
 //         max_concurrent_streams: 16
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './env.schema';
@@ -42,15 +42,27 @@ export interface ApiKeySpec {
 export const sha256Hex = (key: string): string =>
   createHash('sha256').update(key, 'utf8').digest('hex');
 
-/** A raw key with no limits; its id is derived from the digest, so it never shows the key. */
-export function apiKeyFromRaw(key: string, id = `key-${sha256Hex(key).slice(0, 12)}`): ApiKeySpec {
+/**
+ * The id of a key given without one: `key-` and 48 bits of its HMAC-SHA-256 under the secret
+ * every gateway replica shares (TESSERA_KEY_ID_SECRET). Keyed, so that an id shown in /metrics
+ * or a log cannot be used to test guessed keys offline (a plain digest could); the same secret
+ * gives the same id on every replica, which the shared rate-limit buckets and the usage log need.
+ */
+export const keyIdOf = (key: string, secret: string): string =>
+  `key-${createHmac('sha256', secret).update(key, 'utf8').digest('hex').slice(0, 12)}`;
+
+/** A raw key with no models list and no limits, named `id`. */
+export function apiKeyFromRaw(key: string, id: string): ApiKeySpec {
   return { id, sha256: sha256Hex(key), limits: {} };
 }
 
 const limit = z.coerce.number().int().positive();
 const entrySchema = z
   .object({
-    id: z.string().regex(/^[\w.:@-]{1,64}$/, 'letters, digits and _ . : @ - only, at most 64'),
+    id: z
+      .string()
+      .regex(/^[\w.:@-]{1,64}$/, 'letters, digits and _ . : @ - only, at most 64')
+      .optional(),
     key: z.string().min(1).optional(),
     sha256: z
       .string()
@@ -71,17 +83,28 @@ const entrySchema = z
   .strict()
   .refine((entry) => (entry.key === undefined) !== (entry.sha256 === undefined), {
     message: 'give exactly one of key and sha256',
+  })
+  // A digest cannot be turned into a keyed id.
+  .refine((entry) => entry.id !== undefined || entry.key !== undefined, {
+    message: 'an entry with sha256 needs an id',
   });
 const fileSchema = z.object({ keys: z.array(entrySchema) }).strict();
 
-/** Reads a keys file: YAML with `keys:`, or one raw key per line (commas also separate). */
-export function parseKeysFile(text: string, source: string): ApiKeySpec[] {
+/**
+ * Reads a keys file: YAML with `keys:`, or one raw key per line (commas also separate). A key
+ * given without an id is named by `idOf` (keyIdOf under the shared secret).
+ */
+export function parseKeysFile(
+  text: string,
+  source: string,
+  idOf: (key: string) => string,
+): ApiKeySpec[] {
   if (!/^\s*keys\s*:/m.test(text)) {
     return text
       .split(/[\n,]/)
       .map((key) => key.trim())
       .filter((key) => key !== '')
-      .map((key) => apiKeyFromRaw(key));
+      .map((key) => apiKeyFromRaw(key, idOf(key)));
   }
   let data: unknown;
   try {
@@ -98,7 +121,7 @@ export function parseKeysFile(text: string, source: string): ApiKeySpec[] {
     throw new ConfigError(`${source}: invalid keys file:\n  ${problems.join('\n  ')}`);
   }
   return parsed.data.keys.map((entry) => ({
-    id: entry.id,
+    id: entry.id ?? idOf(entry.key!),
     sha256: (entry.sha256 ?? sha256Hex(entry.key!)).toLowerCase(),
     models: entry.models,
     limits: {

@@ -27,6 +27,21 @@ describe('loadGatewayConfig', () => {
     expect(config.authDisabled).toBe(false);
   });
 
+  it('serves /metrics on a port of its own, and names raw keys under TESSERA_KEY_ID_SECRET', () => {
+    expect(loadGatewayConfig({ TESSERA_API_KEYS: 'k' })).toMatchObject({
+      port: 8080,
+      metricsPort: 9465,
+      keyIdsPerProcess: true,
+    });
+    const shared = { TESSERA_API_KEYS: 'k', TESSERA_KEY_ID_SECRET: 's'.repeat(16) };
+    expect(loadGatewayConfig(shared).apiKeys).toEqual(loadGatewayConfig(shared).apiKeys);
+    expect(loadGatewayConfig(shared).keyIdsPerProcess).toBe(false);
+    expect(() => loadGatewayConfig({ ...shared, TESSERA_KEY_ID_SECRET: 'short' })).toThrow(
+      /TESSERA_KEY_ID_SECRET: at least 16 characters/,
+    );
+    expect(() => loadGatewayConfig({ ...shared, METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
+  });
+
   it('refuses to start without a key unless auth is disabled explicitly', () => {
     expect(() => loadGatewayConfig({})).toThrow(ConfigError);
     expect(() => loadGatewayConfig({})).toThrow(/no API key configured.*TESSERA_AUTH=disabled/);

@@ -1,10 +1,12 @@
 // The gateway's configuration, from the environment.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { CAPABILITIES, upstreamAddressVariable, type Capability } from '@tessera/contracts';
 import {
   apiKeyFromRaw,
   checkDistinctKeys,
+  keyIdOf,
   parseKeysFile,
   type ApiKeySpec,
 } from './api-keys.config';
@@ -13,9 +15,20 @@ import { imageFetchAllowEntry } from './image-fetch.config';
 
 export interface GatewayConfig {
   host: string;
+  /** The OpenAI API (/v1) and the probes (/healthz, /readyz). */
   port: number;
+  /**
+   * /metrics, on a port of its own that is never the API's, so that only what may scrape it
+   * (the chart's NetworkPolicy: the scraper) reaches per-key usage; undefined = not served.
+   */
+  metricsPort?: number;
   /** Accepted bearer keys (api-keys.config.ts); empty only when auth is explicitly disabled. */
   apiKeys: ApiKeySpec[];
+  /**
+   * True when TESSERA_KEY_ID_SECRET was not set and raw keys were named under a secret made
+   * for this process: their ids then change at every start and differ between replicas.
+   */
+  keyIdsPerProcess?: boolean;
   authDisabled: boolean;
   modelsFile: string;
   /** gRPC target per capability; a capability without one answers 503. */
@@ -125,6 +138,9 @@ export const MAX_REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port.default(8080),
+  // Not the services' 9464: a gateway and a service on one host both start with their defaults.
+  METRICS_PORT: port.default(9465),
+  TESSERA_KEY_ID_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   TESSERA_API_KEYS: z.string().optional(),
   TESSERA_API_KEYS_FILE: z.string().optional(),
   TESSERA_AUTH: z.enum(['enabled', 'disabled']).default('enabled'),
@@ -173,27 +189,38 @@ const schema = z.object({
   ),
 });
 
-function readKeys(env: z.infer<typeof schema>): ApiKeySpec[] {
+/** The keys, and whether any was named by the secret (given without an id). */
+function readKeys(
+  env: z.infer<typeof schema>,
+  idSecret: string,
+): { keys: ApiKeySpec[]; named: boolean } {
+  let named = false;
+  const idOf = (key: string) => {
+    named = true;
+    return keyIdOf(key, idSecret);
+  };
   const file = env.TESSERA_API_KEYS_FILE;
-  const fromFile = file ? parseKeysFile(fs.readFileSync(file, 'utf8'), file) : [];
+  const fromFile = file ? parseKeysFile(fs.readFileSync(file, 'utf8'), file, idOf) : [];
   const fromEnv = (env.TESSERA_API_KEYS ?? '')
     .split(',')
     .map((key) => key.trim())
     .filter((key) => key !== '')
-    .map((key) => apiKeyFromRaw(key));
+    .map((key) => apiKeyFromRaw(key, idOf(key)));
   // The same raw key given twice is one key; anything else that repeats is a mistake.
   const unique = [
     ...new Map([...fromEnv, ...fromFile].map((k) => [JSON.stringify(k), k])).values(),
   ];
   checkDistinctKeys(unique);
-  return unique;
+  return { keys: unique, named };
 }
 
 export function loadGatewayConfig(
   env: Record<string, string | undefined> = process.env,
 ): GatewayConfig {
   const parsed = parseEnv(schema, env);
-  const apiKeys = readKeys(parsed);
+  // Without a configured secret, one for this process: ids that never show what a key hashes to.
+  const idSecret = parsed.TESSERA_KEY_ID_SECRET ?? randomBytes(32).toString('hex');
+  const { keys: apiKeys, named } = readKeys(parsed, idSecret);
   const authDisabled = parsed.TESSERA_AUTH === 'disabled';
   if (apiKeys.length === 0 && !authDisabled) {
     throw new ConfigError(
@@ -209,7 +236,9 @@ export function loadGatewayConfig(
   return {
     host: parsed.HOST,
     port: parsed.PORT,
+    metricsPort: parsed.METRICS_PORT,
     apiKeys,
+    keyIdsPerProcess: named && parsed.TESSERA_KEY_ID_SECRET === undefined,
     authDisabled,
     modelsFile: parsed.TESSERA_MODELS_FILE,
     upstreams,

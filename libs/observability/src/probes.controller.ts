@@ -1,6 +1,7 @@
 // /healthz, /readyz and /metrics for every Tessera process (unauthenticated, outside /v1).
 // Liveness is "the event loop answers"; readiness is whatever the app says it waits for
-// (models loaded and warmed, upstreams serving).
+// (models loaded and warmed, upstreams serving). The gateway serves /metrics on a port of its
+// own instead (apps/gateway/src/http/metrics.server.ts): its API port is public.
 import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
 import {
   HealthCheck,
@@ -26,7 +27,6 @@ export class ProbesController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     @Inject(READINESS_CHECK) private readonly readinessCheck: ReadinessCheck,
-    @Inject(METRICS_REGISTRY) private readonly registry: Registry,
   ) {}
 
   @Get('healthz')
@@ -50,6 +50,11 @@ export class ProbesController {
       },
     ]);
   }
+}
+
+@Controller()
+export class MetricsController {
+  constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
 
   @Get('metrics')
   async metrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
@@ -60,12 +65,17 @@ export class ProbesController {
 
 /**
  * The module pieces every Tessera app spreads into its own module for /healthz, /readyz and
- * /metrics: the readiness class is provided in the app's module so it can inject app services.
+ * (unless `metricsRoute` is false: the app serves the registry elsewhere) /metrics: the
+ * readiness class is provided in the app's module so it can inject app services.
  */
-export function probesFor(service: string, readiness: Type<ReadinessCheck>) {
+export function probesFor(
+  service: string,
+  readiness: Type<ReadinessCheck>,
+  { metricsRoute = true }: { metricsRoute?: boolean } = {},
+) {
   return {
     imports: [TerminusModule.forRoot({ logger: false })],
-    controllers: [ProbesController],
+    controllers: metricsRoute ? [ProbesController, MetricsController] : [ProbesController],
     providers: [
       { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry({ service }) },
       { provide: READINESS_CHECK, useClass: readiness },

@@ -9,14 +9,17 @@ import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';
 import { ImageInputs } from '../images/image-inputs.service';
 import { holdStreamSlot } from '../limits/stream-slots';
+import { reserveUsage } from '../limits/usage-reservation';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { meteredStream } from '../usage/metered.stream';
 import { ChatChunkMapper, chatChunks } from './chat-chunks';
+import { ChatContextLengths } from './chat-context.lengths';
 import { resolveImages } from './chat-images.resolve';
 import { aggregateCompletion } from './chat-completion.aggregate';
 import { parseChatCompletionRequest } from './chat.request';
 import { completionIdentity } from './chat.response';
 import { imagesOf, meterChatFrame } from './chat.usage';
+import { chatTokensEstimate } from './chat-usage.estimate';
 
 @Controller(CAPABILITY_SERVICES.chat.route)
 export class ChatController {
@@ -27,6 +30,7 @@ export class ChatController {
     @Inject(MODEL_ROUTER) private readonly router: ModelRouter,
     private readonly images: ImageInputs,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    private readonly contextLengths: ChatContextLengths,
   ) {
     this.limits = config.chatInputs ?? DEFAULT_CHAT_INPUTS;
   }
@@ -40,6 +44,9 @@ export class ChatController {
   ): Promise<void> {
     const chat = parseChatCompletionRequest(body, this.limits);
     const model = routeRequestModel(this.router, request, chat.model, 'chat');
+    await reserveUsage(request, reply, 'tokens', async () =>
+      chatTokensEstimate(chat.generate, await this.contextLengths.of(model.id)),
+    );
     if (chat.stream) holdStreamSlot(request, reply);
     await resolveImages(chat.generate, this.images);
     const identity = completionIdentity(model);

@@ -3,7 +3,8 @@
 // whole (chat-completion.aggregate.ts) or streamed (chat-chunks.ts).
 import { Module } from '@nestjs/common';
 import { ImagesModule } from '../images/images.module';
+import { ChatContextLengths } from './chat-context.lengths';
 import { ChatController } from './chat.controller';
 
-@Module({ imports: [ImagesModule], controllers: [ChatController] })
+@Module({ imports: [ImagesModule], controllers: [ChatController], providers: [ChatContextLengths] })
 export class ChatModule {}

@@ -49,6 +49,7 @@ export function registerGatewayHooks(
   fastify.decorateRequest('tesseraStart', BigInt(0));
   fastify.decorateRequest('tesseraKey', null);
   fastify.decorateRequest('tesseraStreamSlots', null);
+  fastify.decorateRequest('tesseraBudgets', null);
 
   // Set once Fastify starts closing (Nest's app.close()): requests that still arrive on open
   // keep-alive connections get the OpenAI 503 with Retry-After instead of Fastify's own body.

@@ -9,7 +9,11 @@ export interface BucketCheck {
   dimension: Dimension;
   /** Per minute. */
   limit: number;
-  /** Taken when admitted: 1 for requests, 0 for usage budgets (debited once billed). */
+  /**
+   * Taken when admitted: 1 for requests; for a usage budget 0 at admission (only its level is
+   * checked), the estimate when the body is known (a reservation), the difference between what
+   * was billed and what was reserved afterwards. Negative gives back; no bucket exceeds its limit.
+   */
   cost: number;
   /** False for a budget only reported in headers (the tokens on a speech route). */
   gates: boolean;

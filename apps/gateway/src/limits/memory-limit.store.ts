@@ -20,7 +20,8 @@ export class MemoryLimitStore implements LimitStore {
     if (admitted) {
       checks.forEach((check, index) => {
         if (check.cost === 0) return;
-        levels[index] -= check.cost;
+        // A refund (negative cost) fills no bucket past its limit.
+        levels[index] = Math.min(check.limit, levels[index] - check.cost);
         if (msUntilFull(levels[index], check.limit) === 0) this.buckets.delete(keys[index]);
         else this.buckets.set(keys[index], { level: levels[index], atMs });
       });

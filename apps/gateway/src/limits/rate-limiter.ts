@@ -2,9 +2,15 @@
 // usage debited from them once billed, and the headers that tell the client where it stands.
 //
 // - A request takes 1 from `requests` and passes only while its route's usage budget (tokens,
-//   characters or audio seconds) is above 0; the usage itself is debited when the request is
-//   billed (UsageEvents), so one large request may take a budget below 0, and the key then waits
-//   until it has refilled.
+//   characters or audio seconds) is above 0: checked before the body is read.
+// - Once its body is known, a request reserves what it may use (usage-reservation.ts): the
+//   estimate, or the whole budget when the estimate is larger (such a request waits for a whole
+//   budget instead of never passing). Refused when the budget does not cover it now, so that N
+//   concurrent requests of a key cannot together spend N times its budget.
+// - When the request is billed (UsageEvents) its real usage is debited and the reservation given
+//   back (a discarded request only gives it back): what a request used beyond its estimate may
+//   take a budget below 0, and the key then waits until it has refilled. Audio seconds are not
+//   known before the service has decoded an upload and are only debited when billed.
 // - Refused: 429 with `type` naming the budget (as OpenAI's `requests`/`tokens`), code
 //   `rate_limit_exceeded`, and Retry-After/retry-after-ms = when the request would pass.
 // - The buckets are in Redis when TESSERA_REDIS_URL is set (every replica shares them), else in
@@ -85,6 +91,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     if (key.limits.maxConcurrentStreams !== undefined) request.tesseraStreamSlots = this.streams;
     const path = pathOf(request.url);
     const usage = usageDimensionOf(path);
+    if (usage && key.limits[LIMIT_OF[usage]] !== undefined) request.tesseraBudgets = this;
     const checks = dimensionsFor(path, key.limits).map((dimension): BucketCheck => ({
       dimension,
       limit: key.limits[LIMIT_OF[dimension]]!,
@@ -98,20 +105,55 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
+  /**
+   * Reserves what the request may use of its key's `dimension` budget (usage-reservation.ts),
+   * or throws the 429. The reservation goes back once the usage is settled (billed or
+   * discarded), or when the connection closes without either.
+   */
+  async reserve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    dimension: Dimension,
+    estimate: () => number | Promise<number>,
+  ): Promise<void> {
+    const key = request.tesseraKey;
+    const limit = key?.limits[LIMIT_OF[dimension]];
+    if (!key || limit === undefined) return;
+    const cost = Math.min(limit, Math.max(0, Math.ceil(await estimate())));
+    if (cost === 0) return;
+    const check: BucketCheck = { dimension, limit, cost, gates: true };
+    const admission = await this.take(key.id, [check]);
+    void reply.headers(rateLimitHeaders(admission.levels));
+    if (!admission.admitted) throw this.refusal(key.id, admission);
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      void this.take(key.id, [{ ...check, cost: -cost, gates: false }]);
+    };
+    // After the bill's own debit (the meter tells its end listeners after billing), so that
+    // the budget never shows the reservation given back before the usage is taken.
+    request.tesseraUsage?.onEnd(release);
+    if (reply.raw.closed) release();
+    else reply.raw.once('close', release);
+  }
+
   private refusal(keyId: string, admission: Admission): OpenAIError {
     // The budget that keeps the request out longest is the one to name and wait for.
-    let worst = { dimension: 'requests' as Dimension, limit: 0, waitMs: -1 };
+    let worst = { dimension: 'requests' as Dimension, limit: 0, cost: 0, waitMs: -1 };
     for (const { check, level } of admission.levels) {
       const waitMs = check.gates ? msUntilAdmitted(level, check.cost, check.limit) : -1;
-      if (waitMs > worst.waitMs) worst = { dimension: check.dimension, limit: check.limit, waitMs };
+      if (waitMs > worst.waitMs) worst = { ...check, waitMs };
     }
     // At least a millisecond, also for a level the store refused just below where it admits.
     worst.waitMs = Math.max(1, worst.waitMs);
+    const reserving = worst.dimension !== 'requests' && worst.cost > 0;
     this.exceeded.inc({ key_id: keyId, limit: worst.dimension });
     return new OpenAIError(
       429,
       `Rate limit reached for API key '${keyId}' on ${UNIT_OF[worst.dimension]}: ` +
-        `limit ${worst.limit}. Please try again in ${formatDuration(worst.waitMs)}.`,
+        `limit ${worst.limit}${reserving ? `, requested ${worst.cost}` : ''}. ` +
+        `Please try again in ${formatDuration(worst.waitMs)}.`,
       worst.dimension,
       null,
       'rate_limit_exceeded',

@@ -4,7 +4,8 @@
 // replicas with skewed clocks still agree.
 //
 // KEYS: one hash per bucket, {level, at}; absent = full.
-// ARGV: per key three values: limit per minute, cost, gates (1/0).
+// ARGV: per key three values: limit per minute, cost (negative: a refund, never past the limit),
+// gates (1/0).
 // Returns: 1 or 0 (admitted), then each bucket's level after the take, as a string of full
 // precision (Redis would truncate a Lua number to an integer).
 // A bucket written expires when it would be full again, which is the same as absent.
@@ -30,7 +31,7 @@ for i = 1, #KEYS do
   local limit = tonumber(ARGV[i * 3 - 2])
   local cost = tonumber(ARGV[i * 3 - 1])
   if admitted == 1 and cost ~= 0 then
-    levels[i] = levels[i] - cost
+    levels[i] = math.min(limit, levels[i] - cost)
     redis.call('HSET', KEYS[i], 'level', string.format('%.17g', levels[i]), 'at', string.format('%d', now))
     redis.call('PEXPIRE', KEYS[i], math.ceil((limit - levels[i]) * 60000 / limit) + 1000)
   end

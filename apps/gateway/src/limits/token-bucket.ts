@@ -1,9 +1,11 @@
 // The arithmetic of one per-minute budget as a token bucket: it holds at most `limit` and
 // refills continuously at limit/60 per second, so a key may burst up to its whole minute and
-// then goes on at the steady rate. Requests take 1 on admission; usage (tokens, seconds,
-// characters) is taken after the fact, so a level may go negative and then blocks until it has
-// refilled above 0. The Redis script (redis-limit.script.ts) keeps the level the same way; what
-// is derived from a level (headers, waits) is computed here for both stores.
+// then goes on at the steady rate. Requests take 1 on admission; usage (tokens, characters) is
+// reserved by estimate once the body is known and set right when billed (audio seconds, not
+// known before the service has decoded the upload, only when billed), so a level may go negative
+// and then blocks until it has refilled above 0. The Redis script (redis-limit.script.ts) keeps
+// the level the same way; what is derived from a level (headers, waits) is computed here for
+// both stores.
 
 /** A bucket as stored: its level at `atMs`. An absent bucket is full. */
 export interface BucketState {
@@ -25,7 +27,8 @@ export function levelAt(state: BucketState | undefined, limit: number, nowMs: nu
 
 /**
  * Whether a request that costs `cost` may pass at this level: it must cover the cost (1 for the
- * request budget, 0 for a usage budget, debited later) and the budget must not be spent (> 0).
+ * request budget, 0 for a usage budget before the body is read, the reservation after) and the
+ * budget must not be spent (> 0).
  */
 export const admits = (level: number, cost: number): boolean => level > 0 && level >= cost;
 

@@ -1,8 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CAPABILITY_SERVICES, moderationMaxInputs } from '@tessera/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MODEL_ROUTER } from '../gateway.tokens';
 import type { ModelRouter } from '../routing/model-router';
+import { reserveUsage } from '../limits/usage-reservation';
+import { textTokensEstimate } from '../limits/text-tokens.estimate';
 import { routeRequestModel } from '../routing/request-model.route';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { moderationInputs, parseModerationRequest, textInputs } from './moderation.request';
@@ -20,11 +22,15 @@ export class ModerationController {
   async create(
     @Body() body: unknown,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OpenAIModerationResponse> {
     const moderation = parseModerationRequest(body);
     const model = routeRequestModel(this.router, request, moderation.model, 'moderation');
     const inputs = moderationInputs(moderation.input, moderationMaxInputs(model.options));
     const texts = textInputs(inputs, moderation.model);
+    await reserveUsage(request, reply, 'tokens', () =>
+      texts.flat().reduce((sum, text) => sum + textTokensEstimate(text.length), 0),
+    );
     const response = await this.upstreams.unary('moderation', 'Classify', {
       model: model.id,
       items: texts.map((parts) => ({ parts: parts.map((text) => ({ text })) })),

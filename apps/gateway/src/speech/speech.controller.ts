@@ -7,6 +7,7 @@ import { writeStreamReply } from '../http/stream-reply.writer';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
 import { holdStreamSlot } from '../limits/stream-slots';
+import { reserveUsage } from '../limits/usage-reservation';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { speechAudioBody } from './speech-audio.body';
 import { speechSseBody } from './speech-sse.body';
@@ -29,6 +30,9 @@ export class SpeechController {
   ): Promise<void> {
     const speech = parseSpeechRequest(body);
     const model = routeRequestModel(this.router, request, speech.model, 'speech');
+    // What is billed, known exactly: the input's characters (code points).
+    const characters = [...speech.input].length;
+    await reserveUsage(request, reply, 'characters', () => characters);
     // Every answer is streamed (audio sentence by sentence, or events).
     holdStreamSlot(request, reply);
     // A long input may take longer than the request timeout to speak: the service admits only
@@ -51,7 +55,7 @@ export class SpeechController {
     // Billed by the input's characters (code points), as OpenAI prices speech; the encoder's
     // output is not aligned with sentences, so a stream the client left is billed for all of
     // them (docs/usage.md).
-    request.tesseraUsage?.measure({ characters: [...speech.input].length });
+    request.tesseraUsage?.measure({ characters });
     await writeStreamReply(
       reply,
       chunks,

@@ -151,7 +151,7 @@ beforeAll(async () => {
     {
       host: '127.0.0.1',
       port: 0,
-      apiKeys: [apiKeyFromRaw(API_KEY)],
+      apiKeys: [apiKeyFromRaw(API_KEY, 'transcription-test')],
       authDisabled: false,
       modelsFile,
       upstreams: { transcription: `127.0.0.1:${port}` },

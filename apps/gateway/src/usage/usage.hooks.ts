@@ -26,10 +26,10 @@ export function registerUsageHooks(fastify: FastifyInstance, ledger: UsageLedger
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const meter = request.tesseraUsage;
-    if (meter?.billable) {
-      if (reply.statusCode < 400) meter.settle('completed');
-      else meter.discard();
-    }
+    // A failure is discarded also before anything was measured: what the request reserved of
+    // its key's budgets goes back before the answer does.
+    if (meter?.billable && reply.statusCode < 400) meter.settle('completed');
+    else if (reply.statusCode >= 400) meter?.discard();
     done(null, payload);
   });
   fastify.addHook('onClose', async () => ledger.close());

@@ -41,3 +41,20 @@ it('bills nothing for a route that measured nothing, or a discarded request', ()
   failed.meter.settle('completed');
   expect(failed.bills).toEqual([]);
 });
+
+it('tells its end listeners once, after the bill or when discarded', () => {
+  const { bills, meter: usage } = meter();
+  const seen: string[] = [];
+  usage.onEnd(() => seen.push(`ended after ${bills.length} bill(s)`));
+  usage.measure({ inputTokens: 3 });
+  usage.settle('completed');
+  usage.discard();
+  expect(seen).toEqual(['ended after 1 bill(s)']);
+
+  const failed = meter();
+  let ended = 0;
+  failed.meter.onEnd(() => ended++);
+  failed.meter.discard();
+  failed.meter.discard();
+  expect(ended).toBe(1);
+});

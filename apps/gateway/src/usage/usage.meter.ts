@@ -11,6 +11,8 @@ export class UsageMeter {
   /** Whether the route measures usage at all (GET /v1/models does not). */
   private metered = false;
   private settled = false;
+  /** Told once the request's usage is settled: after its bill, or when it was discarded. */
+  private readonly ended: (() => void)[] = [];
 
   constructor(private readonly bill: (amounts: UsageAmounts, outcome: UsageOutcome) => void) {}
 
@@ -37,10 +39,22 @@ export class UsageMeter {
     if (!this.billable) return;
     this.settled = true;
     this.bill({ ...this.amounts }, outcome);
+    this.end();
   }
 
   /** The request failed: it is never billed. */
   discard(): void {
+    if (this.settled) return;
     this.settled = true;
+    this.end();
+  }
+
+  /** Runs `listener` once the usage is settled, billed or discarded (a reservation's release). */
+  onEnd(listener: () => void): void {
+    this.ended.push(listener);
+  }
+
+  private end(): void {
+    for (const listener of this.ended.splice(0)) listener();
   }
 }
