@@ -261,6 +261,31 @@ describe('bad response_format', () => {
     expect(message).toContain(`'${keyword}'`);
   });
 
+  it('a schema past a cost bound (minLength 100000), strict or not, naming the bound', async () => {
+    for (const strict of [false, true]) {
+      const message = await expectBadRequest(
+        {
+          ...base,
+          response_format: {
+            type: 'json_schema',
+            json_schema: {
+              name: 'essay',
+              strict,
+              schema: {
+                type: 'object',
+                properties: { text: { type: 'string', minLength: 100_000 } },
+                required: ['text'],
+                additionalProperties: false,
+              },
+            },
+          },
+        },
+        'response_format.json_schema.schema.properties.text.minLength',
+      );
+      expect(message).toContain('minLength 100000 is more than 32');
+    }
+  });
+
   it('refuses a strict schema before a stream starts (a JSON 400, not an SSE error)', async () => {
     const response = await postSse(stack().gateway, {
       ...base,

@@ -36,6 +36,28 @@ describe('the JSON Schema subset', () => {
     expect(schemaProblem(schema, true)).toBeUndefined();
   });
 
+  it('holds every schema, strict or not, to the cost bounds, and accepts them at the bound', () => {
+    const at = (schema: unknown) => schemaProblem({ properties: { s: schema } }, false);
+    expect(at({ type: 'string', maxLength: 128, minLength: 32 })).toBeUndefined();
+    expect(at({ type: 'string', maxLength: 129 })).toEqual({
+      path: ['properties', 's', 'maxLength'],
+      reason: 'maxLength 129 is more than 128, the largest maxLength the grammar engine accepts',
+    });
+    expect(at({ type: 'string', minLength: 33 })?.path).toEqual(['properties', 's', 'minLength']);
+    expect(at({ type: 'object', minProperties: 33 })?.reason).toMatch(/more than 32/);
+    // Array bounds repeat by reference in the grammar: no cost bound.
+    expect(at({ type: 'array', minItems: 100_000, maxItems: 200_000 })).toBeUndefined();
+  });
+
+  it('bounds the counts of a pattern’s quantifiers, not escaped braces', () => {
+    const reason = (pattern: string) => schemaProblem({ type: 'string', pattern }, true)?.reason;
+    expect(reason('^[a-f0-9]{32}$')).toBeUndefined();
+    expect(reason('^[a-z]{0,128}x{5,}\\{999}$')).toBeUndefined();
+    expect(reason('^[a-z]{0,129}$')).toMatch(/\{0,129\}: 129 is more than 128/);
+    expect(reason('^.{33}$')).toMatch(/at least 33 is more than 32/);
+    expect(reason('^a{100000,}$')).toMatch(/at least 100000 is more than 32/);
+  });
+
   it('names a sub-schema that is not an object or a boolean', () => {
     expect(schemaProblem({ properties: { a: 3 } }, false)).toEqual({
       path: ['properties', 'a'],

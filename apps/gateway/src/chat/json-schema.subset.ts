@@ -2,7 +2,9 @@
 // constrained by a schema written in it always validates. `strict: true` requests are held to it
 // (a keyword outside → 400 naming it and where it is); without strict, other keywords are passed
 // on and ignored by the engine (best effort, as OpenAI's non-strict mode). docs/chat.md lists
-// this table; json-schema.subset.spec.ts checks that the two agree.
+// this table; json-schema.subset.spec.ts checks that the two agree. Strict or not, a schema is
+// held to its nesting depth and to the cost bounds of json-schema.cost-bounds.ts.
+import { costProblem } from './json-schema.cost-bounds';
 
 /** Keyword → what it is; the one list of the subset. */
 export const SUPPORTED_SCHEMA_KEYWORDS = {
@@ -94,8 +96,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The first problem of a schema: nesting past MAX_SCHEMA_DEPTH always, and with `strict` a
- * keyword or format outside the subset; undefined when there is none.
+ * The first problem of a schema: nesting past MAX_SCHEMA_DEPTH or a value past a cost bound
+ * always, and with `strict` a keyword or format outside the subset; undefined when there is none.
  */
 export function schemaProblem(schema: unknown, strict: boolean): SchemaProblem | undefined {
   return walk(schema, [], 0, strict);
@@ -119,6 +121,8 @@ function walk(
     }
     const problem = strict ? keywordProblem(keyword, value, at, schema) : undefined;
     if (problem) return problem;
+    const cost = costProblem(keyword, value);
+    if (cost) return { path: at, reason: cost };
     const children: [unknown, (string | number)[]][] = [];
     if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
       for (const [name, child] of Object.entries(value)) children.push([child, [...at, name]]);
