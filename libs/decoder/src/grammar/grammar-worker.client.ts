@@ -56,13 +56,16 @@ export class GrammarWorker {
     this.ready.catch(() => undefined);
   }
 
-  /** `count` matchers for `constraint`, or undefined when `compile` is false and it is not here. */
+  /**
+   * `count` matchers for `constraint`, or undefined when `compile` is false and it is not here.
+   * Sent at once (before any await), so requests reach the worker in the order they were made;
+   * the worker reads them once it has started.
+   */
   async matchers(
     constraint: OutputConstraint,
     count: number,
     compile: boolean,
   ): Promise<{ matchers: readonly number[]; info: GrammarCompileInfo } | undefined> {
-    await this.ready;
     const reply = await this.request((id) => ({
       type: 'matchers',
       id,

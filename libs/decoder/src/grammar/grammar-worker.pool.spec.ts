@@ -75,6 +75,24 @@ describe('GrammarWorkerPool', () => {
     running.dispose();
   });
 
+  it('has a new schema wait for a busy worker to drain, holding new matchers there behind it', async () => {
+    const target = pool({ workers: 1 });
+    const running = await one(target, PET);
+    const order: string[] = [];
+    const compiled = target.constraints(schema({ type: 'string', maxLength: 5 }), 1);
+    const again = target.constraints(PET, 1);
+    void compiled.then(() => order.push('compiled'));
+    void again.then(() => order.push('again'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(order).toEqual([]);
+    running.dispose();
+    const made = await Promise.all([compiled, again]);
+    expect(order).toEqual(['compiled', 'again']);
+    expect(made[1].info.cacheHit).toBe(true);
+    expect(target.stats.started).toBe(1);
+    made.forEach(({ sequences }) => sequences.forEach((s) => s.dispose()));
+  });
+
   it('sends a grammar compiled before to the worker that holds it', async () => {
     const target = pool();
     const first = await target.constraints(PET, 2);

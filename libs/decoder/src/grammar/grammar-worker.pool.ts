@@ -45,6 +45,11 @@ export interface GrammarWorkerPoolStats {
   readonly alive: number;
 }
 
+interface Constraints {
+  readonly sequences: SequenceConstraint[];
+  readonly info: GrammarCompileInfo;
+}
+
 export class GrammarWorkerPool implements ConstraintCompiler {
   private readonly workers: GrammarWorker[] = [];
   /** Where each constraint was last compiled (a hint: that worker's LRU may have dropped it). */
@@ -69,19 +74,18 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     return { started: this.started, alive: this.workers.length };
   }
 
-  async constraints(
-    constraint: OutputConstraint,
-    count: number,
-  ): Promise<{ sequences: SequenceConstraint[]; info: GrammarCompileInfo }> {
+  async constraints(constraint: OutputConstraint, count: number): Promise<Constraints> {
     const key = JSON.stringify(constraint);
     const holder = this.holders.get(key);
-    if (holder && this.usable(holder)) {
+    if (holder) {
       // Not while it drains for a compile: that compile goes first.
-      while (this.claimed === holder && !holder.gone) await this.changed();
-      const found = await this.acquire(holder, key, constraint, count, false);
-      if (found) return found;
+      while (this.claimed === holder && this.usable(holder)) await this.changed();
+      if (this.usable(holder)) {
+        const found = await this.acquire(holder, key, constraint, count, false);
+        if (found) return found;
+      }
     }
-    return (await this.acquire(await this.compileSlot(), key, constraint, count, true))!;
+    return (await this.compile(key, constraint, count))!;
   }
 
   /** Ends every worker (their matchers fail their next step). */
@@ -94,17 +98,26 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     return !worker.retired && !worker.gone;
   }
 
-  /** A worker for a compile, marked compiling: none of its matchers is in use. */
-  private async compileSlot(): Promise<GrammarWorker> {
+  /**
+   * Compiles on a worker none of whose matchers is in use. The request is sent in the same turn
+   * as the worker is chosen, so nothing sent there after it can be served before it.
+   */
+  private async compile(
+    key: string,
+    constraint: OutputConstraint,
+    count: number,
+  ): Promise<Constraints | undefined> {
     for (;;) {
       if (this.closed) throw new Error('the grammar engine is closed');
       const idle = this.workers.find((w) => this.usable(w) && w.inUse === 0 && !w.compiling);
       const worker = idle ?? (this.workers.length < this.size ? this.spawn() : undefined);
       if (worker) {
-        if (this.claimed === worker) this.claimed = undefined;
+        // A compile still waiting claims a worker again when it wakes.
+        this.claimed = undefined;
         worker.compiling = true;
+        const compiled = this.acquire(worker, key, constraint, count, true);
         this.notify();
-        return worker;
+        return compiled;
       }
       if (!this.claimed || !this.usable(this.claimed)) {
         const candidates = this.workers.filter((w) => this.usable(w));
@@ -120,7 +133,7 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     constraint: OutputConstraint,
     count: number,
     compile: boolean,
-  ): Promise<{ sequences: SequenceConstraint[]; info: GrammarCompileInfo } | undefined> {
+  ): Promise<Constraints | undefined> {
     worker.inUse += count;
     let made: Awaited<ReturnType<GrammarWorker['matchers']>>;
     try {
