@@ -1,9 +1,9 @@
 // One sequence's grammar when its matcher lives in a grammar worker: `prepare` sends the tokens
 // picked since the last step with the request for the next mask (one message each way, while
-// the decode step runs), `process` applies the mask and the UTF-8 guard as GrammarConstraint
-// does in process.
+// the decode step runs); `process` applies the mask and the UTF-8 guard as GrammarConstraint
+// does for a matcher on this thread.
 import type { SequenceConstraint } from './constraint.contract';
-import { applyTokenBitmask } from './grammar.constraint';
+import { applyGrammarMask } from './grammar.constraint';
 import type { GrammarWorker } from './grammar-worker.client';
 import type { Utf8Guard } from './utf8.guard';
 
@@ -27,10 +27,8 @@ export class RemoteGrammarConstraint implements SequenceConstraint {
 
   process(logits: Float32Array): void {
     const mask = this.mask;
-    if (!mask) throw new Error('grammar mask not prepared for this step');
     this.mask = undefined;
-    applyTokenBitmask(mask, logits);
-    this.utf8?.process(logits);
+    applyGrammarMask(mask, logits, this.utf8);
   }
 
   accept(tokenId: number): void {
