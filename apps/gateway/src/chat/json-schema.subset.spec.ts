@@ -49,6 +49,26 @@ describe('the JSON Schema subset', () => {
     expect(at({ type: 'array', minItems: 100_000, maxItems: 200_000 })).toBeUndefined();
   });
 
+  it('holds one schema’s repetitions, added up, to a budget', () => {
+    const strings = (count: number, schema: object) => ({
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string', ...schema }]),
+      ),
+    });
+    expect(schemaProblem(strings(2, { minLength: 32, maxLength: 128 }), true)).toBeUndefined();
+    expect(schemaProblem(strings(3, { minLength: 32 }), false)).toEqual({
+      path: ['properties', 'p2', 'minLength'],
+      reason:
+        "the schema's required repetitions (minLength, minProperties, pattern counts) add up to " +
+        '96, more than 64, the most the grammar engine accepts in one schema',
+    });
+    expect(schemaProblem(strings(32, { maxLength: 128 }), false)).toBeUndefined();
+    expect(schemaProblem(strings(33, { maxLength: 128 }), false)?.reason).toMatch(
+      /add up to 4224, more than 4096/,
+    );
+  });
+
   it('bounds the counts of a pattern’s quantifiers, not escaped braces', () => {
     const reason = (pattern: string) => schemaProblem({ type: 'string', pattern }, true)?.reason;
     expect(reason('^[a-f0-9]{32}$')).toBeUndefined();
