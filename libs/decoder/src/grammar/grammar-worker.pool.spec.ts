@@ -93,14 +93,18 @@ describe('GrammarWorkerPool', () => {
     made.forEach(({ sequences }) => sequences.forEach((s) => s.dispose()));
   });
 
-  it('sends a grammar compiled before to the worker that holds it', async () => {
+  it('sends a grammar compiled before, or being compiled, to the worker that holds it', async () => {
     const target = pool();
-    const first = await target.constraints(PET, 2);
+    const [first, meanwhile] = await Promise.all([
+      target.constraints(PET, 2),
+      target.constraints(PET, 1),
+    ]);
     const again = await target.constraints(PET, 1);
     expect(first.info.cacheHit).toBe(false);
+    expect(meanwhile.info).toEqual({ cacheHit: true, compileMs: 0 });
     expect(again.info).toEqual({ cacheHit: true, compileMs: 0 });
     expect(target.stats.started).toBe(1);
-    [...first.sequences, ...again.sequences].forEach((s) => s.dispose());
+    [first, meanwhile, again].forEach(({ sequences }) => sequences.forEach((s) => s.dispose()));
   });
 
   it('recycles a worker past its memory bound once its matchers are done, within the worker count', async () => {

@@ -115,6 +115,8 @@ export class GrammarWorkerPool implements ConstraintCompiler {
         // A compile still waiting claims a worker again when it wakes.
         this.claimed = undefined;
         worker.compiling = true;
+        // The same schema asked for meanwhile waits for this compile there, not for another.
+        this.remember(key, worker);
         const compiled = this.acquire(worker, key, constraint, count, true);
         this.notify();
         return compiled;
@@ -140,6 +142,7 @@ export class GrammarWorkerPool implements ConstraintCompiler {
       made = await worker.matchers(constraint, count, compile);
     } catch (error) {
       worker.inUse -= count;
+      if (this.holders.get(key) === worker) this.holders.delete(key);
       throw error;
     } finally {
       if (compile) worker.compiling = false;
