@@ -151,6 +151,51 @@ describe('response_format json_schema on random weights', () => {
   });
 });
 
+describe('a schema that takes seconds to compile', () => {
+  // Within the edge's cost bounds, yet seconds to compile: each required character of a string
+  // is one more copy of its grammar.
+  const costly = {
+    type: 'object',
+    properties: {
+      a: { type: 'string', minLength: 32, maxLength: 128 },
+      b: { type: 'string', minLength: 32, maxLength: 128 },
+    },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  };
+
+  it('holds up no other request of the model: a free one ends before its first token', async () => {
+    const order: string[] = [];
+    const constrained = (async () => {
+      const stream = await client().chat.completions.create({
+        model: CHAT_MODEL,
+        messages: askFor('costly'),
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'costly', schema: costly, strict: true },
+        },
+        max_tokens: 4,
+        stream: true,
+      });
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta?.content && !order.includes('constrained')) {
+          order.push('constrained');
+        }
+      }
+    })();
+    // Many decode steps, each of which would wait for the compile if it ran on the decode loop.
+    const free = await client().chat.completions.create({
+      model: CHAT_MODEL,
+      messages: askFor('free'),
+      max_tokens: 48,
+    });
+    order.push('free');
+    await constrained;
+    expect(free.choices[0].finish_reason).toMatch(/^(stop|length)$/);
+    expect(order).toEqual(['free', 'constrained']);
+  });
+});
+
 describe('response_format json_object on random weights', () => {
   /** SmolLM2's token for a lone double quote (the fixtures share its tokenizer). */
   const quoteToken = (() => {
@@ -259,6 +304,31 @@ describe('bad response_format', () => {
       `response_format.json_schema.schema.properties.a.${keyword}`,
     );
     expect(message).toContain(`'${keyword}'`);
+  });
+
+  it('a schema past a cost bound (minLength 100000), strict or not, naming the bound', async () => {
+    for (const strict of [false, true]) {
+      const message = await expectBadRequest(
+        {
+          ...base,
+          response_format: {
+            type: 'json_schema',
+            json_schema: {
+              name: 'essay',
+              strict,
+              schema: {
+                type: 'object',
+                properties: { text: { type: 'string', minLength: 100_000 } },
+                required: ['text'],
+                additionalProperties: false,
+              },
+            },
+          },
+        },
+        'response_format.json_schema.schema.properties.text.minLength',
+      );
+      expect(message).toContain('minLength 100000 is more than 32');
+    }
   });
 
   it('refuses a strict schema before a stream starts (a JSON 400, not an SSE error)', async () => {

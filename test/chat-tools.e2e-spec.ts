@@ -431,6 +431,25 @@ describe('tool requests refused', () => {
       ),
     ],
     [
+      'parameters past a cost bound (minLength 100000)',
+      {
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'f',
+              parameters: { type: 'object', properties: { s: { type: 'string', minLength: 1e5 } } },
+            },
+          },
+        ],
+      },
+      invalid(
+        "Invalid 'tools[0].function.parameters.properties.s.minLength': minLength 100000 is more " +
+          'than 32, the largest minLength the grammar engine accepts.',
+        'tools[0].function.parameters.properties.s.minLength',
+      ),
+    ],
+    [
       'tool_choice naming an unknown tool',
       { tools, tool_choice: { type: 'function', function: { name: 'get_time' } } },
       invalid("Invalid 'tool_choice': no function named 'get_time' is in 'tools'.", 'tool_choice'),

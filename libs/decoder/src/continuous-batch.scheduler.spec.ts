@@ -9,6 +9,7 @@ import type { GenerateJob } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
 import type { ConstraintCompiler, SequenceConstraint } from './grammar/constraint.contract';
 import { XGrammarCompiler } from './grammar/grammar.compiler';
+import { GrammarWorkerPool } from './grammar/grammar-worker.pool';
 import { readEncodedVocab } from './grammar/tokenizer-vocab.reader';
 import * as sampling from './sampling';
 
@@ -388,6 +389,36 @@ describe('ContinuousBatchScheduler', () => {
       await expect(bad.done).rejects.toMatchObject({ name: 'GrammarCompileError' });
       await good.done;
       valid(text(good.events));
+    });
+
+    it('keeps decoding free and constrained requests while a new schema compiles', async () => {
+      const pool = new GrammarWorkerPool({
+        modelDir: TINY_LLAMA,
+        vocabSize: 49152,
+        eosTokenIds: eos,
+      });
+      try {
+        const target = scheduler({}, () => Promise.resolve(pool));
+        const json = start(target, constrained(), 'json');
+        await until(() => json.events.some((e) => e.type === 'delta'));
+        // Compiles for seconds in one call that cannot be sliced (the gateway refuses it).
+        const slowSchema = JSON.stringify({ type: 'string', minLength: 100_000 });
+        const slow = start(
+          target,
+          job('x', { constraint: { type: 'json_schema', schema: slowSchema } }),
+          'slow',
+        );
+        const free = start(target, job(PROMPTS[2], { maxTokens: 30 }), 'free');
+        await Promise.all([json.done, free.done]);
+        // Every step of both ran while the compile was still going.
+        expect(free.events.filter((e) => e.type === 'delta').length).toBeGreaterThan(10);
+        valid(text(json.events));
+        expect(log).toContain('free:finish');
+        expect(log).not.toContain('slow:grammar');
+        expect(slow.events).toEqual([]);
+      } finally {
+        pool.close();
+      }
     });
 
     it('refuses a constraint when the engine has no grammar engine', async () => {

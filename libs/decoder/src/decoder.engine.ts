@@ -8,8 +8,8 @@ import { ContinuousBatchScheduler } from './continuous-batch.scheduler';
 import { readDecoderConfig } from './decoder.config';
 import type { DecoderEngineTypes } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
-import { XGrammarCompiler } from './grammar/grammar.compiler';
-import { readEncodedVocab } from './grammar/tokenizer-vocab.reader';
+import { GrammarWorkerPool } from './grammar/grammar-worker.pool';
+import { Utf8Vocabulary } from './grammar/utf8.guard';
 import { VisionSessions } from './vision/vision.session';
 import { loadChatTokenizer } from '@tessera/text';
 
@@ -29,17 +29,15 @@ export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
   const tokenizer = await loadChatTokenizer(modelDir);
   const { graph } = session;
   const vocabSize = graph.vocabSize ?? config.vocabSize;
-  // XGrammar and the vocabulary's token masks are built on the first constrained job (~0.4 s
-  // for a 49k vocabulary), once per worker; models never asked for JSON pay nothing.
-  let grammar: Promise<XGrammarCompiler> | undefined;
-  const grammarEngine = () =>
-    (grammar ??= readEncodedVocab(modelDir).then((vocab) =>
-      XGrammarCompiler.create({
-        vocab,
-        vocabSize,
-        eosTokenIds: config.eosTokenIds,
-        tokenBytes: (id) => tokenizer.tokenInfo(id).bytes,
-      }),
+  // The grammar workers (XGrammar and the vocabulary's token masks, ~0.4 s for a 49k
+  // vocabulary) start on the first constrained job; models never asked for JSON pay nothing.
+  let grammar: GrammarWorkerPool | undefined;
+  const grammarEngine = async () =>
+    (grammar ??= new GrammarWorkerPool(
+      { modelDir, vocabSize, eosTokenIds: config.eosTokenIds },
+      {
+        utf8: Utf8Vocabulary.fromTokens(tokenizer.vocabSize, (id) => tokenizer.tokenInfo(id).bytes),
+      },
     ));
   const scheduler = new ContinuousBatchScheduler(
     session,

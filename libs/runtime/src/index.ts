@@ -21,6 +21,7 @@ export {
   parseModelOptions,
   type RuntimeOptions,
 } from './runtime.options';
+export { launchWorkerScript } from './worker-script.launcher';
 export {
   QueueFullError,
   WorkCancelledError,

@@ -5,19 +5,24 @@ import { dirname, join } from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * `basename` is the script's name without extension, e.g. `ort.worker`. A compiled `.js` beside
- * this module wins; otherwise the `.ts` source is loaded through ts-node (transpile only) with
- * the repository's path aliases, which only exists in development and tests.
+ * `basename` is the script's name without extension, e.g. `ort.worker`, in `dir` (this module's
+ * by default; an engine passes its own `__dirname`). A compiled `.js` wins; otherwise the `.ts`
+ * source is loaded through ts-node (transpile only) with the repository's path aliases, which
+ * only exists in development and tests.
  */
-export function launchWorkerScript(basename: string, options: WorkerOptions): Worker {
-  const compiled = join(__dirname, `${basename}.js`);
+export function launchWorkerScript(
+  basename: string,
+  options: WorkerOptions,
+  dir: string = __dirname,
+): Worker {
+  const compiled = join(dir, `${basename}.js`);
   if (existsSync(compiled)) return new Worker(compiled, options);
 
-  const source = join(__dirname, `${basename}.ts`);
+  const source = join(dir, `${basename}.ts`);
   if (existsSync(source)) {
     return new Worker(typeScriptBootstrap(source), { ...options, eval: true });
   }
-  throw new Error(`worker script ${basename} not found in ${__dirname} (neither .js nor .ts)`);
+  throw new Error(`worker script ${basename} not found in ${dir} (neither .js nor .ts)`);
 }
 
 function typeScriptBootstrap(source: string): string {

@@ -2,7 +2,9 @@
 // constrained by a schema written in it always validates. `strict: true` requests are held to it
 // (a keyword outside → 400 naming it and where it is); without strict, other keywords are passed
 // on and ignored by the engine (best effort, as OpenAI's non-strict mode). docs/chat.md lists
-// this table; json-schema.subset.spec.ts checks that the two agree.
+// this table; json-schema.subset.spec.ts checks that the two agree. Strict or not, a schema is
+// held to its nesting depth and to the cost bounds of json-schema.cost-bounds.ts.
+import { SchemaCost } from './json-schema.cost-bounds';
 
 /** Keyword → what it is; the one list of the subset. */
 export const SUPPORTED_SCHEMA_KEYWORDS = {
@@ -94,11 +96,11 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The first problem of a schema: nesting past MAX_SCHEMA_DEPTH always, and with `strict` a
- * keyword or format outside the subset; undefined when there is none.
+ * The first problem of a schema: nesting past MAX_SCHEMA_DEPTH or a value past a cost bound
+ * always, and with `strict` a keyword or format outside the subset; undefined when there is none.
  */
 export function schemaProblem(schema: unknown, strict: boolean): SchemaProblem | undefined {
-  return walk(schema, [], 0, strict);
+  return walk(schema, [], 0, strict, new SchemaCost());
 }
 
 function walk(
@@ -106,6 +108,7 @@ function walk(
   path: (string | number)[],
   depth: number,
   strict: boolean,
+  cost: SchemaCost,
 ): SchemaProblem | undefined {
   if (typeof schema === 'boolean') return undefined;
   if (!isObject(schema)) return { path, reason: 'a schema must be an object or a boolean' };
@@ -119,6 +122,8 @@ function walk(
     }
     const problem = strict ? keywordProblem(keyword, value, at, schema) : undefined;
     if (problem) return problem;
+    const costly = cost.add(keyword, value);
+    if (costly) return { path: at, reason: costly };
     const children: [unknown, (string | number)[]][] = [];
     if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
       for (const [name, child] of Object.entries(value)) children.push([child, [...at, name]]);
@@ -128,7 +133,7 @@ function walk(
       children.push([value, at]);
     }
     for (const [child, childPath] of children) {
-      const found = walk(child, childPath, depth + 1, strict);
+      const found = walk(child, childPath, depth + 1, strict, cost);
       if (found) return found;
     }
   }

@@ -208,6 +208,24 @@ describe('responseFormatOf', () => {
     });
   });
 
+  it('refuses a minLength past its cost bound, strict or not, naming the bound and the keyword', () => {
+    const schema = {
+      type: 'object',
+      properties: { essay: { type: 'string', minLength: 100_000 } },
+    };
+    for (const strict of [false, true]) {
+      const error = refusal(jsonSchema(schema, { strict }));
+      expect(error).toMatchObject({
+        status: 400,
+        param: 'response_format.json_schema.schema.properties.essay.minLength',
+      });
+      expect(error.message).toBe(
+        "Invalid 'response_format.json_schema.schema.properties.essay.minLength': minLength " +
+          '100000 is more than 32, the largest minLength the grammar engine accepts.',
+      );
+    }
+  });
+
   it('refuses schemas nested deeper than 32 levels, strict or not', () => {
     let schema: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 40; i++) schema = { type: 'array', items: schema };

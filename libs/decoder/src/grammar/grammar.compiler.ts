@@ -7,7 +7,12 @@
 // — and XGrammar's strict mode, so objects carry no properties the schema does not name (the
 // output still validates: it only leaves out what the schema leaves open). Every JSON Schema is
 // first rewritten into forms XGrammar compiles exactly (json-schema.rewrite.ts).
-import type { CompiledGrammar, GrammarCompiler, TokenizerInfo } from '@mlc-ai/web-xgrammar';
+import type {
+  CompiledGrammar,
+  GrammarCompiler,
+  GrammarMatcher,
+  TokenizerInfo,
+} from '@mlc-ai/web-xgrammar';
 import { GrammarCompileError } from '../decoder.errors';
 import type { OutputConstraint } from '../decoder.protocol';
 import type {
@@ -89,18 +94,36 @@ export class XGrammarCompiler implements ConstraintCompiler {
     return { compilations, cacheHits, compileMs, cached: this.grammars.size };
   }
 
+  /** Bytes of WASM heap held by this engine's XGrammar instances (they never shrink). */
+  get heapBytes(): number {
+    return this.instance.heapBytes() + (this.checker?.heapBytes() ?? 0);
+  }
+
   async constraints(
     constraint: OutputConstraint,
     count: number,
   ): Promise<{ sequences: SequenceConstraint[]; info: GrammarCompileInfo }> {
+    const { matchers, info } = await this.matchers(constraint, count);
+    const sequences = matchers.map((matcher) => new GrammarConstraint(matcher, this.utf8?.guard()));
+    return { sequences, info };
+  }
+
+  /** `count` fresh XGrammar matchers for `constraint` (the caller disposes them). */
+  async matchers(
+    constraint: OutputConstraint,
+    count: number,
+  ): Promise<{ matchers: GrammarMatcher[]; info: GrammarCompileInfo }> {
     const { grammar, info } = await this.compile(constraint);
     const { GrammarMatcher } = this.instance.xgrammar;
-    const sequences: SequenceConstraint[] = [];
-    for (let i = 0; i < count; i++) {
-      const matcher = await GrammarMatcher.createGrammarMatcher(grammar);
-      sequences.push(new GrammarConstraint(matcher, this.utf8?.guard()));
-    }
-    return { sequences, info };
+    const matchers: GrammarMatcher[] = [];
+    for (let i = 0; i < count; i++)
+      matchers.push(await GrammarMatcher.createGrammarMatcher(grammar));
+    return { matchers, info };
+  }
+
+  /** Whether `constraint` is compiled (or being compiled) here: a call for it compiles nothing. */
+  has(constraint: OutputConstraint): boolean {
+    return this.grammars.has(JSON.stringify(constraint));
   }
 
   /** The compiled grammar, from the cache when this exact constraint was seen. */

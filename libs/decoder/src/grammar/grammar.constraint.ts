@@ -24,10 +24,8 @@ export class GrammarConstraint implements SequenceConstraint {
 
   process(logits: Float32Array): void {
     const mask = this.mask;
-    if (!mask) throw new Error('grammar mask not prepared for this step');
     this.mask = undefined;
-    applyTokenBitmask(mask, logits);
-    this.utf8?.process(logits);
+    applyGrammarMask(mask, logits, this.utf8);
   }
 
   accept(tokenId: number): void {
@@ -47,6 +45,17 @@ export class GrammarConstraint implements SequenceConstraint {
     this.disposed = true;
     this.matcher.dispose();
   }
+}
+
+/** A constraint stage's work once its step's mask is known: the mask, then the UTF-8 guard. */
+export function applyGrammarMask(
+  mask: Int32Array | undefined,
+  logits: Float32Array,
+  utf8?: Utf8Guard,
+): void {
+  if (!mask) throw new Error('grammar mask not prepared for this step');
+  applyTokenBitmask(mask, logits);
+  utf8?.process(logits);
 }
 
 /** Bit `id % 32` of word `id / 32` set = token allowed; logits past the mask's bits are banned. */

@@ -22,6 +22,11 @@ export interface XGrammarInstance {
   readonly xgrammar: XGrammarModule;
   /** The message of the last "[FATAL]" check failure this instance printed, if any. */
   lastFailure(): string | undefined;
+  /**
+   * Bytes of this instance's WASM heap (0 before its first call). It only ever grows: freed
+   * grammars leave it at its peak, which is why grammar workers are recycled past a bound.
+   */
+  heapBytes(): number;
 }
 
 interface CompilableModule {
@@ -29,12 +34,20 @@ interface CompilableModule {
   paths: string[];
   exports: unknown;
   console?: unknown;
+  heapBytes?: () => number;
   _compile(source: string, filename: string): void;
 }
 
 type ModuleConstructor = (new (id: string, parent: null) => CompilableModule) & {
   _nodeModulePaths(dir: string): string[];
 };
+
+/**
+ * Where the bundle keeps its Emscripten module (private to it): the line that creates it also
+ * hands the module's heap size out, through the CommonJS `module` the bundle is compiled in.
+ */
+const BINDING_CREATED = 'binding = await Module();';
+const EXPOSE_HEAP = `${BINDING_CREATED} module.heapBytes = () => binding.HEAP8.byteLength;`;
 
 const FATAL = /^\[FATAL\] [^:]*:\d+: (?:Check failed: \(.*?\) is false: )?(.*)$/;
 
@@ -45,7 +58,8 @@ export function loadXGrammar(): XGrammarInstance {
   if (!source) {
     const file = require.resolve('@mlc-ai/web-xgrammar/lib/index.js');
     // Shadows the global console for the bundle only (same line, so positions stay right).
-    source = { file, text: `var console = module.console;${readFileSync(file, 'utf8')}` };
+    const text = readFileSync(file, 'utf8').replace(BINDING_CREATED, EXPOSE_HEAP);
+    source = { file, text: `var console = module.console;${text}` };
   }
   let failure: string | undefined;
   const captured = {
@@ -62,5 +76,9 @@ export function loadXGrammar(): XGrammarInstance {
   module.paths = CommonJsModule._nodeModulePaths(dirname(source.file));
   module.console = captured;
   module._compile(source.text, source.file);
-  return { xgrammar: module.exports as XGrammarModule, lastFailure: () => failure };
+  return {
+    xgrammar: module.exports as XGrammarModule,
+    lastFailure: () => failure,
+    heapBytes: () => module.heapBytes?.() ?? 0,
+  };
 }
