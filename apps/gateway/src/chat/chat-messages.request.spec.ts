@@ -1,6 +1,7 @@
 // The chat request's messages against their limits: refused on the counts alone, before any
 // message, part or call is read, naming the array at fault.
 import { DEFAULT_CHAT_INPUTS } from '@tessera/config';
+import { countingItemReads } from '@tessera/testing';
 import { OpenAIError } from '../errors/openai-error';
 import { parseChatCompletionRequest } from './chat.request';
 
@@ -12,18 +13,6 @@ const call = (id: string) => ({
   type: 'function',
   function: { name: 'f', arguments: '{}' },
 });
-
-/** `length` copies of `item` in an array that counts how many times an item is read. */
-function countingItemReads(length: number, item: unknown) {
-  let reads = 0;
-  const array = new Proxy(Array<unknown>(length).fill(item), {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-  return { array, reads: () => reads };
-}
 
 function refusal(messages: unknown[], chatLimits = limits) {
   try {

@@ -1,22 +1,11 @@
 import { DEFAULT_MODERATION_MAX_INPUTS } from '@tessera/contracts';
+import { countingItemReads } from '@tessera/testing';
 import { OpenAIError } from '../errors/openai-error';
 import { moderationInputs, parseModerationRequest, textInputs } from './moderation.request';
 
 /** The body read as the controller reads it, for a model with this max_inputs. */
 function inputsOf(body: unknown, maxInputs = DEFAULT_MODERATION_MAX_INPUTS) {
   return moderationInputs(parseModerationRequest(body).input, maxInputs);
-}
-
-/** `length` copies of `item` in an array that counts how many times an item is read. */
-function countingItemReads(length: number, item: unknown) {
-  let reads = 0;
-  const array = new Proxy(Array<unknown>(length).fill(item), {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-  return { array, reads: () => reads };
 }
 
 function refusal(body: unknown, maxInputs?: number): { param: string | null; message: string } {

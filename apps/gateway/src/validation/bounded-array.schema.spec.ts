@@ -1,20 +1,9 @@
 // Arrays are refused on their length before any item is read.
 import { z } from 'zod';
+import { countingItemReads } from '@tessera/testing';
 import { OpenAIError } from '../errors/openai-error';
 import { arrayWithin, boundedArray } from './bounded-array.schema';
 import { parseBody, parseValue } from './parse-body';
-
-/** An array of `length` strings that counts how many times an item is read. */
-function countingItemReads(length: number): { array: unknown[]; reads: () => number } {
-  let reads = 0;
-  const array = new Proxy(Array<string>(length).fill('x'), {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-  return { array, reads: () => reads };
-}
 
 function errorOf(run: () => unknown): OpenAIError {
   try {
