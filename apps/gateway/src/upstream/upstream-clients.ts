@@ -1,25 +1,29 @@
 // gRPC clients for the capability services: one channel per capability (round-robin over the
 // addresses DNS returns). Unary, server-streaming and client-streaming calls all go through one
 // interceptor (upstream-call.interceptor.ts: deadline, trace context, request id, cancel when
-// the HTTP client goes away); errors come back as OpenAI errors through one table.
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+// the HTTP client goes away or the replica is lost); errors come back as OpenAI errors through
+// one table. A capability whose every replica fails its health checks (upstream.health.ts) is
+// refused at once.
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import {
   CLIENT_CHANNEL_OPTIONS,
-  checkServing,
-  createHealthClient,
   grpcTarget,
   loadService,
-  qualifiedServiceName,
   type Capability,
-  type HealthClient,
 } from '@tessera/contracts';
 import type { GatewayConfig } from '@tessera/config';
-import { openAIErrorFromGrpc } from '../errors/grpc-status-to-http';
+import { openAIErrorFromGrpc, serviceUnavailable } from '../errors/grpc-status-to-http';
 import { OpenAIError } from '../errors/openai-error';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { upstreamCallInterceptor } from './upstream-call.interceptor';
+import { UpstreamHealth } from './upstream.health';
 import type { MethodOf, RequestOf, ResponseOf } from './upstream.methods';
 import { upstreamStream, writeClientStream, type UpstreamStream } from './upstream.streams';
 
@@ -35,11 +39,13 @@ export interface UpstreamCallOptions {
 }
 
 @Injectable()
-export class UpstreamClients implements OnApplicationShutdown {
+export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly clients = new Map<Capability, grpc.Client>();
-  private readonly healthClients = new Map<Capability, HealthClient>();
+  private readonly health: UpstreamHealth;
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {
+    this.health = new UpstreamHealth(config.upstreams);
+  }
 
   configured(): Capability[] {
     return Object.keys(this.config.upstreams) as Capability[];
@@ -112,18 +118,19 @@ export class UpstreamClients implements OnApplicationShutdown {
     );
   }
 
-  /** True when the capability's service answers SERVING on grpc.health.v1. */
-  serving(capability: Capability, timeoutMs = 1000): Promise<boolean> {
-    let health = this.healthClients.get(capability);
-    if (!health) {
-      health = createHealthClient(this.target(capability), CLIENT_CHANNEL_OPTIONS);
-      this.healthClients.set(capability, health);
-    }
-    return checkServing(health, qualifiedServiceName(capability), timeoutMs);
+  /** True when a replica of the capability's service answers SERVING on grpc.health.v1 now. */
+  serving(capability: Capability): Promise<boolean> {
+    return this.health.check(capability);
+  }
+
+  /** Health is watched while the app runs (tests that build this class alone never gate). */
+  onApplicationBootstrap(): void {
+    this.health.start();
   }
 
   onApplicationShutdown(): void {
-    for (const client of [...this.clients.values(), ...this.healthClients.values()]) client.close();
+    this.health.stop();
+    for (const client of this.clients.values()) client.close();
   }
 
   private method<C extends Capability, M extends MethodOf<C>>(
@@ -144,6 +151,8 @@ export class UpstreamClients implements OnApplicationShutdown {
     ) {
       throw new Error(`${definition.path} is not a ${kind} method`);
     }
+    // The call would wait for its deadline on a service known not to answer.
+    if (this.health.unavailable(capability)) throw serviceUnavailable(capability);
     return { client: this.client(capability), definition };
   }
 
@@ -153,7 +162,11 @@ export class UpstreamClients implements OnApplicationShutdown {
       const Service = loadService(capability);
       client = new Service(this.target(capability), grpc.credentials.createInsecure(), {
         ...CLIENT_CHANNEL_OPTIONS,
-        interceptors: [upstreamCallInterceptor(this.config.requestTimeoutMs)],
+        interceptors: [
+          upstreamCallInterceptor(this.config.requestTimeoutMs, (listener) =>
+            this.health.onLost(capability, listener),
+          ),
+        ],
       });
       this.clients.set(capability, client);
     }
