@@ -27,7 +27,7 @@ export function upstreamCallInterceptor(
           const span = startGrpcClientSpan(method, metadata);
           if (scope) metadata.set(REQUEST_ID_METADATA_KEY, scope.requestId);
           const abandoned = () =>
-            call.cancelWithStatus(grpc.status.CANCELLED, 'the HTTP client went away');
+            call.cancelWithStatus(grpc.status.CANCELLED, 'the HTTP request was given up');
           scope?.signal.addEventListener('abort', abandoned, { once: true });
           // A frozen replica keeps its connection open: without this the call would wait for its
           // deadline. grpc-js names the replica of a call only once the service has answered.

@@ -22,6 +22,7 @@ import type { GatewayConfig } from '@tessera/config';
 import { openAIErrorFromGrpc, serviceUnavailable } from '../errors/grpc-status-to-http';
 import { OpenAIError } from '../errors/openai-error';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { currentRequestScope } from './request.scope';
 import { upstreamCallInterceptor } from './upstream-call.interceptor';
 import { UpstreamHealth } from './upstream.health';
 import type { MethodOf, RequestOf, ResponseOf } from './upstream.methods';
@@ -58,6 +59,7 @@ export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShu
     options: UpstreamCallOptions = {},
   ): Promise<ResponseOf<C, M>> {
     const { client, definition } = this.method(capability, method, 'unary');
+    const toError = callError(capability);
     return new Promise((resolve, reject) => {
       client.makeUnaryRequest(
         definition.path,
@@ -65,8 +67,7 @@ export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShu
         definition.responseDeserialize,
         request,
         callOptions(options),
-        (error, response) =>
-          error ? reject(openAIErrorFromGrpc(error, capability)) : resolve(response!),
+        (error, response) => (error ? reject(toError(error)) : resolve(response!)),
       );
     });
   }
@@ -86,7 +87,7 @@ export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShu
       request,
       callOptions(options),
     );
-    return upstreamStream(call, (error) => openAIErrorFromGrpc(error, capability));
+    return upstreamStream(call, callError(capability));
   }
 
   /**
@@ -106,6 +107,7 @@ export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShu
       definition.responseDeserialize,
       callOptions(options),
     );
+    const toError = callError(capability);
     const settled = new AbortController();
     call.once('status', () => settled.abort());
     // A failed upload cancels the call; the reader then fails with the upload's own error.
@@ -114,7 +116,7 @@ export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShu
       uploadFailure = error;
     });
     return upstreamStream(call, (error) =>
-      uploadFailure instanceof Error ? uploadFailure : openAIErrorFromGrpc(error, capability),
+      uploadFailure instanceof Error ? uploadFailure : toError(error),
     );
   }
 
@@ -186,6 +188,17 @@ export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShu
     }
     return grpcTarget(address);
   }
+}
+
+/**
+ * How a failed call is answered: the request's own reason when the gateway ended it (the drain's
+ * 503), else the service's status through the table. Read in the handler's context, where the
+ * call starts.
+ */
+function callError(capability: Capability): (error: grpc.ServiceError) => Error {
+  const signal = currentRequestScope()?.signal;
+  return (error) =>
+    signal?.reason instanceof OpenAIError ? signal.reason : openAIErrorFromGrpc(error, capability);
 }
 
 function callOptions(options: UpstreamCallOptions): grpc.CallOptions {

@@ -17,9 +17,13 @@ import {
 } from '@tessera/contracts';
 import { resolveUpstreamPeers, type UpstreamPeer } from './upstream-peers.resolve';
 
-/** How often each replica is asked, and how long an answer may take. */
+/**
+ * How often each replica is asked, and how long an answer may take: long enough that a live
+ * service on a busy machine (or a gateway whose event loop stalled) is not taken for a frozen
+ * one, since every request to a capability found down is refused.
+ */
 export const HEALTH_INTERVAL_MS = 500;
-export const HEALTH_DEADLINE_MS = 1000;
+export const HEALTH_DEADLINE_MS = 2000;
 /** Failed checks in a row before a replica counts as down (one slow answer is not enough). */
 export const HEALTH_FAILURES_TO_DOWN = 2;
 /** How often the replicas behind a DNS name are looked up again. */
@@ -57,11 +61,8 @@ class ReplicaHealth {
 
   record(serving: boolean): void {
     this.failures = serving ? 0 : this.failures + 1;
-    // Never seen serving: down at the first failure (nothing to wait out).
     if (serving) this.state = 'up';
-    else if (this.state === 'unknown' || this.failures >= HEALTH_FAILURES_TO_DOWN) {
-      this.state = 'down';
-    }
+    else if (this.failures >= HEALTH_FAILURES_TO_DOWN) this.state = 'down';
   }
 
   close(): void {
