@@ -81,7 +81,7 @@ class CapabilityHealth {
     private readonly service: string,
   ) {}
 
-  /** False once every replica is down (or its name no longer resolves); true while unknown. */
+  /** False once every replica is down (or its name never resolved); true while unknown. */
   get available(): boolean {
     if (this.resolveFailed) return false;
     if (this.replicas.size === 0) return true; // not looked up yet
@@ -113,12 +113,14 @@ class CapabilityHealth {
     let found: UpstreamPeer[];
     try {
       found = await resolveUpstreamPeers(this.address);
-      this.resolveFailed = found.length === 0;
     } catch {
-      // No such name: a headless Service with no ready pod. Calls fail at once too.
       found = [];
-      this.resolveFailed = true;
     }
+    // A name that stops resolving (a headless Service with no ready pod, or DNS failing for a
+    // moment) keeps the replicas it had: their own checks tell whether they still serve. With
+    // none known, calls would fail at once too. Looked up again at the next round.
+    this.resolveFailed = found.length === 0 && this.replicas.size === 0;
+    if (found.length === 0) return;
     this.resolvedAt = Date.now();
     const next = new Map<string, ReplicaHealth>();
     for (const replica of found) {
