@@ -131,3 +131,41 @@ it("ends a call to the frozen service at its own deadline (grpc-js' deadline, no
     clients.onApplicationShutdown();
   }
 }, 60_000);
+
+describe('with a second replica serving', () => {
+  let other: BuiltService;
+  let balanced: TestGateway;
+  beforeAll(async () => {
+    other = await startBuiltService('embeddings');
+    balanced = await startGateway({
+      upstreams: { embeddings: `ipv4:${embeddings.grpcAddress},${other.grpcAddress}` },
+      requestTimeoutMs: 30_000,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await balanced?.close();
+    other?.kill();
+  });
+
+  it('answers every request from the replica that serves while the other is frozen', async () => {
+    // Both connections up first (round-robin connects to every address).
+    for (let i = 0; i < 4; i++) {
+      expect(
+        (await post(balanced, '/v1/embeddings', { model: 'tiny-bert', input: 'a' })).status,
+      ).toBe(200);
+    }
+    freeze();
+    // Sent one after another, so that round-robin hands some to the frozen replica: those fail
+    // over once its connection is found dead, instead of waiting for the service to resume.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push(
+        (await post(balanced, '/v1/embeddings', { model: 'tiny-bert', input: 'a' })).status,
+      );
+    }
+    const answeredWhileFrozen = !resumed;
+    resume();
+    expect(statuses).toEqual(Array(6).fill(200));
+    expect(answeredWhileFrozen).toBe(true);
+  }, 60_000);
+});

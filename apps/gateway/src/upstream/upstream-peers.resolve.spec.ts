@@ -10,6 +10,13 @@ describe('resolveUpstreamPeers', () => {
     ]);
   });
 
+  it("splits grpc-js' address lists", async () => {
+    expect(await resolveUpstreamPeers('ipv4:127.0.0.1:1,127.0.0.2:2')).toEqual([
+      { target: 'ipv4:127.0.0.1:1', peer: '127.0.0.1:1' },
+      { target: 'ipv4:127.0.0.2:2', peer: '127.0.0.2:2' },
+    ]);
+  });
+
   it('resolves a DNS name to every address it has', async () => {
     const peers = await resolveUpstreamPeers('dns:///localhost:7');
     expect(peers.length).toBeGreaterThan(0);

@@ -18,8 +18,14 @@ const HOST_PORT = /^(?:dns:(?:\/\/[^/]*\/)?)?(\[[^\]]+\]|[^:/[\]]+):(\d+)$/;
 /** The replicas `address` (an upstream variable's value) stands for now; throws when DNS fails. */
 export async function resolveUpstreamPeers(address: string): Promise<UpstreamPeer[]> {
   const target = grpcTarget(address);
+  // grpc-js' address lists (`ipv4:a:p,b:p`): each address a replica of its own.
+  const list = /^(ipv4|ipv6):(.+)$/.exec(target);
+  if (list) {
+    const [, scheme, addresses] = list;
+    return addresses.split(',').map((peer) => ({ target: `${scheme}:${peer}`, peer }));
+  }
   const hostPort = HOST_PORT.exec(target.replace(/^dns:\/\/\//, ''));
-  // Another scheme (unix:, ipv4: lists…): asked as one, through the channel's own resolution.
+  // Another scheme (unix:…): asked as one, through the channel's own resolution.
   if (!hostPort) return [{ target, peer: null }];
   const [, bracketed, port] = hostPort;
   const host = bracketed.replace(/^\[|\]$/g, '');
