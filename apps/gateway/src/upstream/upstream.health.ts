@@ -3,16 +3,19 @@
 // fails twice in a row (refused, NOT_SERVING, or silent past the deadline: a frozen or lost
 // process, whose connection stays open so the calls' channel never notices) is down until it
 // answers SERVING again. A capability with every replica down is unavailable: /readyz says so,
-// new calls are refused at once (503) instead of waiting on the call deadline, and calls in
-// flight to it are ended. A call in flight to one replica that goes down while others serve
-// is ended when grpc-js can tell which replica it is on (once the service has answered).
+// and new calls are refused at once (503) instead of waiting on the call deadline. Calls in
+// flight are ended only where the replica fell silent (one that answers NOT_SERVING is draining
+// and finishes them; a refused connection has failed them already): on a silent replica when
+// grpc-js can tell which replica a call is on (once the service has answered), and every call of
+// the capability once all of its replicas are silent.
 import { Logger } from '@nestjs/common';
 import {
   CLIENT_CHANNEL_OPTIONS,
-  checkServing,
+  checkHealth,
   createHealthClient,
   qualifiedServiceName,
   type Capability,
+  type HealthAnswer,
   type HealthClient,
 } from '@tessera/contracts';
 import { resolveUpstreamPeers, type UpstreamPeer } from './upstream-peers.resolve';
@@ -31,11 +34,13 @@ const RESOLVE_INTERVAL_MS = 5000;
 
 type PeerState = 'unknown' | 'up' | 'down';
 
-/** `null`: every replica of the capability went down; else the replica's peer name. */
+/** `null`: every replica of the capability fell silent; else the silent replica's peer name. */
 export type LostListener = (peer: string | null) => void;
 
 class ReplicaHealth {
   state: PeerState = 'unknown';
+  /** Down because it stopped answering at all (not because it said it does not serve). */
+  silent = false;
   private failures = 0;
   private checking: Promise<void> | null = null;
   private readonly client: HealthClient;
@@ -47,22 +52,21 @@ class ReplicaHealth {
     this.client = createHealthClient(replica.target, CLIENT_CHANNEL_OPTIONS);
   }
 
-  /** Asks once (joining a check already under way); returns the state after it. */
-  async check(): Promise<PeerState> {
-    this.checking ??= checkServing(this.client, this.service, HEALTH_DEADLINE_MS).then(
-      (serving) => {
-        this.checking = null;
-        this.record(serving);
-      },
-    );
+  /** Asks once (joining a check already under way). */
+  async check(): Promise<void> {
+    this.checking ??= checkHealth(this.client, this.service, HEALTH_DEADLINE_MS).then((answer) => {
+      this.checking = null;
+      this.record(answer);
+    });
     await this.checking;
-    return this.state;
   }
 
-  record(serving: boolean): void {
+  record(answer: HealthAnswer): void {
+    const serving = answer === 'serving';
     this.failures = serving ? 0 : this.failures + 1;
     if (serving) this.state = 'up';
     else if (this.failures >= HEALTH_FAILURES_TO_DOWN) this.state = 'down';
+    this.silent = this.state === 'down' && answer === 'silent';
   }
 
   close(): void {
@@ -91,21 +95,25 @@ class CapabilityHealth {
   /** Asks every replica once; true when one of them serves. */
   async check(): Promise<boolean> {
     await this.resolve();
-    const wasAvailable = this.available;
-    const before = new Map([...this.replicas].map(([key, replica]) => [key, replica.state]));
+    const wasSilent = new Set([...this.replicas.values()].filter((replica) => replica.silent));
+    const allWereSilent = this.allSilent();
     await Promise.all([...this.replicas.values()].map((replica) => replica.check()));
-    for (const [key, replica] of this.replicas) {
-      if (replica.state === 'down' && before.get(key) !== 'down' && replica.replica.peer) {
+    for (const replica of this.replicas.values()) {
+      if (replica.silent && !wasSilent.has(replica) && replica.replica.peer) {
         this.tell(replica.replica.peer);
       }
     }
-    if (wasAvailable && !this.available) this.tell(null);
+    if (!allWereSilent && this.allSilent()) this.tell(null);
     return [...this.replicas.values()].some((replica) => replica.state === 'up');
   }
 
   close(): void {
     for (const replica of this.replicas.values()) replica.close();
     this.replicas.clear();
+  }
+
+  private allSilent(): boolean {
+    return this.replicas.size > 0 && [...this.replicas.values()].every((replica) => replica.silent);
   }
 
   private async resolve(): Promise<void> {
