@@ -77,6 +77,8 @@ class ReplicaHealth {
 class CapabilityHealth {
   private replicas = new Map<string, ReplicaHealth>();
   private resolvedAt = 0;
+  private resolving: Promise<void> | null = null;
+  private closed = false;
   private resolveFailed = false;
   readonly lost = new Set<LostListener>();
 
@@ -108,6 +110,7 @@ class CapabilityHealth {
   }
 
   close(): void {
+    this.closed = true;
     for (const replica of this.replicas.values()) replica.close();
     this.replicas.clear();
   }
@@ -116,14 +119,20 @@ class CapabilityHealth {
     return this.replicas.size > 0 && [...this.replicas.values()].every((replica) => replica.silent);
   }
 
+  /** Looks the replicas up again when due; concurrent checks share one look-up. */
   private async resolve(): Promise<void> {
     if (Date.now() - this.resolvedAt < RESOLVE_INTERVAL_MS && this.replicas.size > 0) return;
-    let found: UpstreamPeer[];
-    try {
-      found = await resolveUpstreamPeers(this.address);
-    } catch {
-      found = [];
-    }
+    this.resolving ??= resolveUpstreamPeers(this.address)
+      .catch((): UpstreamPeer[] => [])
+      .then((found) => {
+        this.resolving = null;
+        this.update(found);
+      });
+    await this.resolving;
+  }
+
+  private update(found: UpstreamPeer[]): void {
+    if (this.closed) return;
     // A name that stops resolving (a headless Service with no ready pod, or DNS failing for a
     // moment) keeps the replicas it had: their own checks tell whether they still serve. With
     // none known, calls would fail at once too. Looked up again at the next round.
