@@ -3,6 +3,7 @@
 // so, calls in flight to it end with a 503, and new ones are answered 503 with Retry-After at
 // once; after SIGCONT it serves again. Asserted by order (the answers come while the service is
 // still stopped), never by time. The service runs as a process of its own (the built entry point).
+import OpenAI from 'openai';
 import { UpstreamClients } from '../apps/gateway/src/upstream/upstream-clients';
 import { expectOpenAIError } from './support/openai-error.expect';
 import { startBuiltService, type BuiltService } from './support/built-processes';
@@ -85,7 +86,17 @@ it('once /readyz reports the service down, answers 503 with Retry-After at once;
   freeze();
   await waitUntil(async () => !(await embeddingsReady()));
   const answer = await embed();
+  // What the OpenAI SDK makes of it: an APIError with the status and the wait.
+  const sdkError = await gateway.client.embeddings
+    .create({ model: 'tiny-bert', input: 'hello' })
+    .then(
+      () => null,
+      (error: unknown) => error,
+    );
   const answeredWhileFrozen = !resumed;
+  expect(sdkError).toBeInstanceOf(OpenAI.APIError);
+  expect(sdkError).toMatchObject({ status: 503, type: 'service_unavailable_error' });
+  expect((sdkError as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after')).toBe('3');
   expect(answer.status).toBe(503);
   expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
   expectOpenAIError(answer, 503, {

@@ -6,6 +6,7 @@
 // `error` event and a complete chunked body, raw audio with its body aborted (or a 503, when it
 // had not started). Then the process exits 0. Asserted by outcome and order, never by time.
 import { request as httpRequest } from 'node:http';
+import OpenAI from 'openai';
 import { CHAT_MODEL } from './support/chat-stack';
 import {
   startBuiltGateway,
@@ -138,6 +139,20 @@ it('drains on SIGTERM: new requests get 503 while streams end cleanly, then it e
   const speechSse = send('POST', '/v1/audio/speech', speechBody('sse'));
   const speechAudio = send('POST', '/v1/audio/speech', speechBody('audio'));
   const all = [...chats, speechSse, speechAudio];
+  // And one through the OpenAI SDK, which turns an error event into an APIError.
+  const sdk = new OpenAI({ apiKey: TEST_API_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  const sdkStream = await sdk.chat.completions.create({
+    model: CHAT_MODEL,
+    messages: [{ role: 'user', content: 'Write a long story.' }],
+    max_tokens: 2000,
+    stream: true,
+  });
+  const sdkChunks = sdkStream[Symbol.asyncIterator]();
+  await sdkChunks.next();
+  const sdkOutcome = (async () => {
+    for (let chunk = await sdkChunks.next(); !chunk.done; chunk = await sdkChunks.next());
+    return 'completed';
+  })().catch((error: unknown) => error);
   await Promise.all(all.map((stream) => stream.started));
   // The long chats outlast the drain: until the first of them ends, the gateway is draining.
   let longEnded = false;
@@ -147,19 +162,27 @@ it('drains on SIGTERM: new requests get 503 while streams end cleanly, then it e
   gateway.child.kill('SIGTERM');
 
   // Until the signal is handled a new request is served as usual; from then on, while the
-  // streams drain, each is answered 503 on a connection the gateway still accepts.
+  // streams drain, each is answered 503 on a connection the gateway still accepts. A score of
+  // them, a moment's work beside the drain's 3 s; should the drain end meanwhile, a probe in
+  // flight as the port closed may meet a reset, as at any server's last close.
   const probes: Outcome[] = [];
-  while (!longEnded && probes.length < 2000) {
+  let drainOverAt = -1;
+  while (probes.length < 2000) {
     probes.push(await send('GET', '/v1/models').done);
+    if (longEnded) drainOverAt = probes.length - 1;
+    const answered503 = probes.filter((probe) => probe.status === 503).length;
+    if (drainOverAt >= 0 || answered503 > 20) break;
   }
   const first503 = probes.findIndex((probe) => probe.status === 503);
   expect(first503).toBeGreaterThanOrEqual(0);
   expect(probes.slice(0, first503).map((probe) => probe.status)).toEqual(Array(first503).fill(200));
   // Never a refused or reset connection while draining.
-  expect(probes.slice(first503).map((probe) => probe.failure ?? probe.status)).toEqual(
-    Array(probes.length - first503).fill(503),
+  const whileDraining = probes.slice(first503, drainOverAt >= 0 ? drainOverAt : undefined);
+  expect(whileDraining.map((probe) => probe.failure ?? probe.status)).toEqual(
+    Array(whileDraining.length).fill(503),
   );
   const refusal = probes[first503];
+  expect(refusal.failure).toBeNull();
   expect(JSON.parse(refusal.body)).toEqual(SHUTTING_DOWN);
   expect(refusal.headers['retry-after']).toMatch(/^\d+$/);
   expect(refusal.headers.connection).toBe('close');
@@ -182,6 +205,12 @@ it('drains on SIGTERM: new requests get 503 while streams end cleanly, then it e
   }
   // Some long stream outlasted the drain and was ended by it (the case this is about).
   expect(chatOutcomes.some((outcome) => !chatCompleted(lastEvent(outcome.body)))).toBe(true);
+
+  const sdkEnd = await sdkOutcome;
+  if (sdkEnd !== 'completed') {
+    expect(sdkEnd).toBeInstanceOf(OpenAI.APIError);
+    expect((sdkEnd as Error).message).toMatch(/shut down/);
+  }
 
   expect(await exited).toEqual({ code: 0, signal: null });
 }, 120_000);
