@@ -6,7 +6,8 @@ import * as net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import type { LoggerService } from '@nestjs/common';
-import { loadService } from '@tessera/contracts';
+import { loadService, qualifiedServiceName } from '@tessera/contracts';
+import { HealthImplementation } from 'grpc-health-check';
 import { TEST_API_KEY, post, startGateway, type TestGateway } from './support/test-stack';
 
 let gateway: TestGateway;
@@ -325,6 +326,10 @@ describe('an upstream whose queue is full', () => {
       ListModels: (_call: unknown, callback: grpc.sendUnaryData<{ models: [] }>) =>
         callback(null, { models: [] }),
     });
+    // Serving by its health, as every service says (the gateway refuses a capability it is not).
+    new HealthImplementation({ [qualifiedServiceName('embeddings')]: 'SERVING' }).addToServer(
+      upstream,
+    );
     const port = await new Promise<number>((resolve, reject) =>
       upstream.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
         error ? reject(error) : resolve(bound),

@@ -519,13 +519,30 @@ describe('tracing', () => {
 
 describe('drain', () => {
   it('lets requests and calls in flight run until 5 s before the grace period ends', () => {
-    for (const component of ['gateway', ...CAPABILITIES]) {
+    for (const component of CAPABILITIES) {
       const deployment = cpu.deployment(component);
       const grace = deployment.spec.template.spec.terminationGracePeriodSeconds;
       expect(envOf(container(deployment)).TESSERA_DRAIN_TIMEOUT_MS).toBe(String((grace - 5) * 1000));
     }
     const short = render({ values: { embeddings: { terminationGracePeriodSeconds: 3 } } });
     expect(envOf(container(short.deployment('embeddings'))).TESSERA_DRAIN_TIMEOUT_MS).toBe('0');
+  });
+
+  it('keeps the gateway serving for its preStop sleep, then drains in what is left of the grace period', () => {
+    const gateway = cpu.deployment('gateway');
+    const grace = gateway.spec.template.spec.terminationGracePeriodSeconds;
+    expect(container(gateway).lifecycle).toEqual({
+      preStop: { exec: { command: ['sleep', '5'] } },
+    });
+    expect(envOf(container(gateway)).TESSERA_DRAIN_TIMEOUT_MS).toBe(String((grace - 5 - 5) * 1000));
+    for (const component of CAPABILITIES) {
+      expect(container(cpu.deployment(component)).lifecycle).toBeUndefined();
+    }
+    const none = render({ values: { gateway: { preStopSleepSeconds: 0 } } });
+    expect(container(none.deployment('gateway')).lifecycle).toBeUndefined();
+    expect(envOf(container(none.deployment('gateway'))).TESSERA_DRAIN_TIMEOUT_MS).toBe(
+      String((grace - 5) * 1000),
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import { GatewayModule } from './gateway.module';
 import { ApiKeyVerifier } from './access/api-key.verifier';
 import { clientErrorHandlerFor, frameworkErrorHandler } from './http/edge-errors.handler';
 import { gatewayServerOptions, maxHeadersCountFor, registerEdgeLimits } from './http/edge-limits';
+import { END_GRACE_MS, GatewayDrain } from './http/gateway.drain';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
 import { registerJsonBodyParser } from './http/json-body.parser';
@@ -26,16 +27,16 @@ import { UsageEvents } from './usage/usage.record';
 import { registerRequestScopeHook } from './upstream/request-scope.hook';
 
 /**
- * Closing waits for the requests in flight (new ones get 503 meanwhile); past `drainMs` their
- * connections are cut, so that a stream of hours cannot hold a shutdown until the SIGKILL.
- * Node closes only the connections idle when the close starts: one whose response ends later
- * would keep it open until its keep-alive timeout, hence the sweep.
+ * Once the drain is over (gateway.drain.ts), the server closes. Node closes only the connections
+ * idle when the close starts: one whose last response ends later would keep it open until its
+ * keep-alive timeout, hence the sweep; one still busy past the grace (an upload still arriving)
+ * is cut, so that the process exits before the kubelet's SIGKILL.
  */
-function boundDrain(fastify: FastifyInstance, drainMs: number): void {
+function closePromptly(fastify: FastifyInstance): void {
   fastify.addHook('preClose', (done) => {
     const server = fastify.server;
     const sweep = setInterval(() => server.closeIdleConnections(), 250).unref();
-    const cut = setTimeout(() => server.closeAllConnections(), drainMs).unref();
+    const cut = setTimeout(() => server.closeAllConnections(), END_GRACE_MS).unref();
     server.once('close', () => {
       clearInterval(sweep);
       clearTimeout(cut);
@@ -74,17 +75,19 @@ export async function createGatewayApp(
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
   const registry = app.get<Registry>(METRICS_REGISTRY);
+  const drain = app.get(GatewayDrain);
   registerGatewayHooks(fastify, {
     verifier: new ApiKeyVerifier(config.apiKeys, config.authDisabled),
     metrics: new HttpMetrics(registry),
     limiter: app.get(RateLimiter),
+    drain,
   });
   registerUsageHooks(fastify, new UsageLedger(config.usageLogFile, registry, app.get(UsageEvents)));
   // After the gateway's hooks: a refused request is still counted, traced and authenticated.
   registerEdgeLimits(fastify, edge, config.bodyLimitBytes);
   // Each handler runs in its request's context: span, request id, disconnect signal.
-  registerRequestScopeHook(fastify);
-  if (config.drainTimeoutMs !== undefined) boundDrain(fastify, config.drainTimeoutMs);
+  registerRequestScopeHook(fastify, drain);
+  closePromptly(fastify);
   app.useGlobalFilters(new OpenAIExceptionFilter(config.bodyLimitBytes));
   return app;
 }

@@ -35,17 +35,35 @@ export function createHealthClient(target: string, options: grpc.ChannelOptions)
   return new healthConstructor!(target, grpc.credentials.createInsecure(), options);
 }
 
+/**
+ * What the upstream said of `service`: `serving`, `not_serving` (it answered otherwise: loading,
+ * draining, unknown service), `silent` (no answer before the deadline: a frozen or lost process)
+ * or `unreachable` (no connection).
+ */
+export type HealthAnswer = 'serving' | 'not_serving' | 'silent' | 'unreachable';
+
+export function checkHealth(
+  client: HealthClient,
+  service: string,
+  timeoutMs: number,
+): Promise<HealthAnswer> {
+  return new Promise((resolve) => {
+    client.check({ service }, { deadline: Date.now() + timeoutMs }, (error, response) => {
+      if (!error) resolve(response?.status === 'SERVING' ? 'serving' : 'not_serving');
+      else if (error.code === grpc.status.DEADLINE_EXCEEDED) resolve('silent');
+      else if (error.code === grpc.status.UNAVAILABLE) resolve('unreachable');
+      else resolve('not_serving');
+    });
+  });
+}
+
 /** True when the upstream answers SERVING for `service` before the deadline. */
-export function checkServing(
+export async function checkServing(
   client: HealthClient,
   service: string,
   timeoutMs: number,
 ): Promise<boolean> {
-  return new Promise((resolve) => {
-    client.check({ service }, { deadline: Date.now() + timeoutMs }, (error, response) =>
-      resolve(!error && response?.status === 'SERVING'),
-    );
-  });
+  return (await checkHealth(client, service, timeoutMs)) === 'serving';
 }
 
 export type { HealthClient };

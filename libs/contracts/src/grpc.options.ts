@@ -57,12 +57,17 @@ export const SERVER_CHANNEL_OPTIONS: ChannelOptions = {
  * (grpc.server-host.ts), so the retry is what moves new calls to the other replicas. grpc-js
  * never retries a call once answer messages came, nor one whose request outgrew its retry
  * buffer (256 KiB).
+ * A ping every 5 s, answered within 5 s, tells a replica that stopped answering (a frozen process,
+ * a lost node: its connection stays open) from a busy one: its connection is dropped, calls still
+ * waiting for their first answer are retried on another replica, and the channel sends no more
+ * calls there until it connects again. A live service answers pings from its event loop, which
+ * never runs model work.
  */
 export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
-  'grpc.keepalive_time_ms': 30_000,
-  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_time_ms': 5_000,
+  'grpc.keepalive_timeout_ms': 5_000,
   'grpc.keepalive_permit_without_calls': 1,
   'grpc.dns_min_time_between_resolutions_ms': 5_000,
   'grpc.initial_reconnect_backoff_ms': 250,

@@ -27,11 +27,21 @@ export function openAIErrorFromGrpc(error: ServiceError, capability: string): Op
   const { http, type } = grpcStatusToHttp(error.code);
   const { param, code, retryAfterMs } = grpcErrorDetails(error);
   if (http < 500) return new OpenAIError(http, error.details, type, param, code, retryAfterMs);
+  if (http === 503) return serviceUnavailable(capability, code);
   const message =
-    http === 503
-      ? `The ${capability} service is unavailable; try again shortly.`
-      : http === 504
-        ? `The ${capability} service did not answer before the deadline.`
-        : `The ${capability} service failed to process the request.`;
+    http === 504
+      ? `The ${capability} service did not answer before the deadline.`
+      : `The ${capability} service failed to process the request.`;
   return new OpenAIError(http, message, type, null, code);
+}
+
+/** The 503 for a capability service that does not serve now (its answer, or known before). */
+export function serviceUnavailable(capability: string, code: string | null = null): OpenAIError {
+  return new OpenAIError(
+    503,
+    `The ${capability} service is unavailable; try again shortly.`,
+    'service_unavailable_error',
+    null,
+    code,
+  );
 }

@@ -93,6 +93,17 @@ export class OpenAIError extends Error {
     );
   }
 
+  /** A request in flight when the gateway's drain time ran out. */
+  static endedByShutdown() {
+    return new OpenAIError(
+      503,
+      'The server shut down before the request completed; try again.',
+      'service_unavailable_error',
+      null,
+      'server_shutting_down',
+    );
+  }
+
   static internal() {
     return new OpenAIError(500, 'The server had an error processing your request.', 'server_error');
   }

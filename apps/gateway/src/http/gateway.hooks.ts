@@ -10,6 +10,7 @@ import { sendOpenAIError } from '../errors/openai-error.reply';
 import type { ApiKeySpec } from '@tessera/config';
 import type { ApiKeyVerifier } from '../access/api-key.verifier';
 import type { RateLimiter } from '../limits/rate-limiter';
+import type { GatewayDrain } from './gateway.drain';
 import type { HttpMetrics } from './http.metrics';
 import { MAX_AUDIO_FORM_BYTES, audioFileTooLarge } from '../transcription/transcription.bounds';
 import { isJsonContentType } from './json-body.parser';
@@ -42,7 +43,12 @@ const tracer = trace.getTracer('tessera');
 
 export function registerGatewayHooks(
   fastify: FastifyInstance,
-  deps: { verifier: ApiKeyVerifier; metrics: HttpMetrics; limiter: RateLimiter },
+  deps: {
+    verifier: ApiKeyVerifier;
+    metrics: HttpMetrics;
+    limiter: RateLimiter;
+    drain: GatewayDrain;
+  },
 ): void {
   fastify.decorateRequest('tesseraModel', '');
   fastify.decorateRequest('tesseraSpan', null);
@@ -50,13 +56,6 @@ export function registerGatewayHooks(
   fastify.decorateRequest('tesseraKey', null);
   fastify.decorateRequest('tesseraStreamSlots', null);
   fastify.decorateRequest('tesseraBudgets', null);
-
-  // Set once Fastify starts closing (Nest's app.close()): requests that still arrive on open
-  // keep-alive connections get the OpenAI 503 with Retry-After instead of Fastify's own body.
-  let draining = false;
-  fastify.addHook('preClose', async () => {
-    draining = true;
-  });
 
   // A callback hook, not an async one: every request passes it, and the promise is a measurable
   // share of the gateway's cost on a small unary request. A refused request is answered and
@@ -80,12 +79,16 @@ export function registerGatewayHooks(
     // Fastify's onResponse never runs: the in-flight gauge and the span end either way.
     reply.raw.once('close', () => finish(request, reply, route, deps.metrics));
 
-    if (draining) {
+    // From SIGTERM (app.close()) on, while the requests in flight drain and the server still
+    // listens (gateway.drain.ts): the OpenAI 503 with Retry-After, never a refused connection.
+    if (deps.drain.isDraining) {
       // Also frees the connection, which the server's close waits for.
       void reply.header('connection', 'close');
       refuse(request, reply, OpenAIError.shuttingDown());
       return;
     }
+    // Held from here until answered: the drain waits for it.
+    deps.drain.admit(reply.raw);
     if (request.is404) {
       refuse(request, reply, OpenAIError.unknownUrl(request.method, path));
       return;

@@ -10,6 +10,8 @@
 // - A failure after the headers went out ends the body as the body says: with a last event, or
 //   by aborting the response, so that the client cannot take a cut-short body for a whole one.
 // - When the client goes away the upstream call is cancelled.
+// - When the gateway's drain time is up (the request scope's signal, its reason the 503), the
+//   stream ends as after a failure, even while it waits for a slow reader.
 // - Usage (the request's meter, filled by the body as messages go by) is billed before the
 //   last bytes are written, or, when the client went away, for what was produced until then;
 //   a stream that fails is not billed.
@@ -18,6 +20,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
+import { currentRequestScope } from '../upstream/request.scope';
 import type { UpstreamStream } from '../upstream/upstream.streams';
 import { clientGoneSignal } from './client-gone.signal';
 
@@ -46,6 +49,7 @@ export async function writeStreamReply<T>(
   source: UpstreamStream<T>,
   body: StreamReplyBody<T>,
 ): Promise<void> {
+  const stop = currentRequestScope()?.signal;
   const messages = source[Symbol.asyncIterator]();
   let next = await messages.next();
   const meter = reply.request.tesseraUsage;
@@ -64,7 +68,7 @@ export async function writeStreamReply<T>(
     while (!next.done) {
       const bytes = body.write(next.value);
       if (bytes !== undefined && !response.write(bytes)) {
-        await once(response, 'drain', { signal: gone });
+        await once(response, 'drain', { signal: stop ?? gone });
       }
       next = await messages.next();
     }
@@ -80,10 +84,14 @@ export async function writeStreamReply<T>(
       return; // nobody to tell
     }
     meter?.discard();
-    if (!(error instanceof OpenAIError)) {
-      logger.error('stream failed', error instanceof Error ? error.stack : error);
-    }
-    const last = body.fail(error instanceof OpenAIError ? error : OpenAIError.internal());
+    const failure =
+      stop?.reason instanceof OpenAIError
+        ? stop.reason
+        : error instanceof OpenAIError
+          ? error
+          : undefined;
+    if (!failure) logger.error('stream failed', error instanceof Error ? error.stack : error);
+    const last = body.fail(failure ?? OpenAIError.internal());
     if (last === undefined) response.destroy();
     else response.end(last);
   } finally {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await images.onModuleDestroy();
+  await images.onApplicationShutdown();
   await server.close();
 });
 

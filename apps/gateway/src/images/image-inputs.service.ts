@@ -3,7 +3,7 @@
 // work one request causes is bounded: at most `maxPerRequest` images, at most
 // FETCH_CONCURRENCY fetched at once, each one within the size cap and the timeouts, and all of
 // them within what one gRPC message to a service can carry.
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ImageInputConfig } from '@tessera/config';
 import { OpenAIError } from '../errors/openai-error';
 import { AddressPolicy } from './address.policy';
@@ -26,7 +26,7 @@ export interface ImageInput {
   param: string;
 }
 
-export class ImageInputs implements OnModuleDestroy {
+export class ImageInputs implements OnApplicationShutdown {
   private readonly fetcher: ImageUrlFetcher;
 
   constructor(private readonly config: ImageInputConfig) {
@@ -92,7 +92,8 @@ export class ImageInputs implements OnModuleDestroy {
     return this.fetcher.fetch(url, signal);
   }
 
-  onModuleDestroy(): Promise<void> {
+  /** After the HTTP server has closed: requests draining until then may still fetch. */
+  onApplicationShutdown(): Promise<void> {
     return this.fetcher.close();
   }
 }

@@ -8,7 +8,10 @@ import { context, trace, type Span } from '@opentelemetry/api';
 
 export interface RequestScope {
   requestId: string;
-  /** Aborted when the HTTP client goes away before the response is complete. */
+  /**
+   * Aborted when the HTTP client goes away before the response is complete, or when the
+   * gateway's drain time is up: then its reason is the OpenAIError the client is to get.
+   */
   signal: AbortSignal;
 }
 

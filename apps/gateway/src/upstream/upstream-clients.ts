@@ -1,25 +1,30 @@
 // gRPC clients for the capability services: one channel per capability (round-robin over the
 // addresses DNS returns). Unary, server-streaming and client-streaming calls all go through one
 // interceptor (upstream-call.interceptor.ts: deadline, trace context, request id, cancel when
-// the HTTP client goes away); errors come back as OpenAI errors through one table.
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+// the HTTP client goes away or the replica is lost); errors come back as OpenAI errors through
+// one table. A capability whose every replica fails its health checks (upstream.health.ts) is
+// refused at once.
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import {
   CLIENT_CHANNEL_OPTIONS,
-  checkServing,
-  createHealthClient,
   grpcTarget,
   loadService,
-  qualifiedServiceName,
   type Capability,
-  type HealthClient,
 } from '@tessera/contracts';
 import type { GatewayConfig } from '@tessera/config';
-import { openAIErrorFromGrpc } from '../errors/grpc-status-to-http';
+import { openAIErrorFromGrpc, serviceUnavailable } from '../errors/grpc-status-to-http';
 import { OpenAIError } from '../errors/openai-error';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { currentRequestScope } from './request.scope';
 import { upstreamCallInterceptor } from './upstream-call.interceptor';
+import { UpstreamHealth } from './upstream.health';
 import type { MethodOf, RequestOf, ResponseOf } from './upstream.methods';
 import { upstreamStream, writeClientStream, type UpstreamStream } from './upstream.streams';
 
@@ -41,11 +46,13 @@ export interface UpstreamCallOptions {
 }
 
 @Injectable()
-export class UpstreamClients implements OnApplicationShutdown {
+export class UpstreamClients implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly clients = new Map<Capability, grpc.Client>();
-  private readonly healthClients = new Map<Capability, HealthClient>();
+  private readonly health: UpstreamHealth;
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {
+    this.health = new UpstreamHealth(config.upstreams);
+  }
 
   configured(): Capability[] {
     return Object.keys(this.config.upstreams) as Capability[];
@@ -58,6 +65,7 @@ export class UpstreamClients implements OnApplicationShutdown {
     options: UpstreamCallOptions = {},
   ): Promise<ResponseOf<C, M>> {
     const { client, definition } = this.method(capability, method, 'unary');
+    const toError = callError(capability);
     return new Promise((resolve, reject) => {
       client.makeUnaryRequest(
         definition.path,
@@ -65,8 +73,7 @@ export class UpstreamClients implements OnApplicationShutdown {
         definition.responseDeserialize,
         request,
         callOptions(options),
-        (error, response) =>
-          error ? reject(openAIErrorFromGrpc(error, capability)) : resolve(response!),
+        (error, response) => (error ? reject(toError(error)) : resolve(response!)),
       );
     });
   }
@@ -90,7 +97,7 @@ export class UpstreamClients implements OnApplicationShutdown {
       request,
       idleMs === undefined ? callOptions(options) : { deadline: Infinity },
     );
-    return upstreamStream(call, (error) => openAIErrorFromGrpc(error, capability), idleMs);
+    return upstreamStream(call, callError(capability), idleMs);
   }
 
   /**
@@ -110,6 +117,7 @@ export class UpstreamClients implements OnApplicationShutdown {
       definition.responseDeserialize,
       callOptions(options),
     );
+    const toError = callError(capability);
     const settled = new AbortController();
     call.once('status', () => settled.abort());
     // A failed upload cancels the call; the reader then fails with the upload's own error.
@@ -118,22 +126,23 @@ export class UpstreamClients implements OnApplicationShutdown {
       uploadFailure = error;
     });
     return upstreamStream(call, (error) =>
-      uploadFailure instanceof Error ? uploadFailure : openAIErrorFromGrpc(error, capability),
+      uploadFailure instanceof Error ? uploadFailure : toError(error),
     );
   }
 
-  /** True when the capability's service answers SERVING on grpc.health.v1. */
-  serving(capability: Capability, timeoutMs = 1000): Promise<boolean> {
-    let health = this.healthClients.get(capability);
-    if (!health) {
-      health = createHealthClient(this.target(capability), CLIENT_CHANNEL_OPTIONS);
-      this.healthClients.set(capability, health);
-    }
-    return checkServing(health, qualifiedServiceName(capability), timeoutMs);
+  /** True when a replica of the capability's service answers SERVING on grpc.health.v1 now. */
+  serving(capability: Capability): Promise<boolean> {
+    return this.health.check(capability);
+  }
+
+  /** Health is watched while the app runs (tests that build this class alone never gate). */
+  onApplicationBootstrap(): void {
+    this.health.start();
   }
 
   onApplicationShutdown(): void {
-    for (const client of [...this.clients.values(), ...this.healthClients.values()]) client.close();
+    this.health.stop();
+    for (const client of this.clients.values()) client.close();
   }
 
   private method<C extends Capability, M extends MethodOf<C>>(
@@ -154,6 +163,8 @@ export class UpstreamClients implements OnApplicationShutdown {
     ) {
       throw new Error(`${definition.path} is not a ${kind} method`);
     }
+    // The call would wait for its deadline on a service known not to answer.
+    if (this.health.unavailable(capability)) throw serviceUnavailable(capability);
     return { client: this.client(capability), definition };
   }
 
@@ -163,7 +174,11 @@ export class UpstreamClients implements OnApplicationShutdown {
       const Service = loadService(capability);
       client = new Service(this.target(capability), grpc.credentials.createInsecure(), {
         ...CLIENT_CHANNEL_OPTIONS,
-        interceptors: [upstreamCallInterceptor(this.config.requestTimeoutMs)],
+        interceptors: [
+          upstreamCallInterceptor(this.config.requestTimeoutMs, (listener) =>
+            this.health.onLost(capability, listener),
+          ),
+        ],
       });
       this.clients.set(capability, client);
     }
@@ -183,6 +198,17 @@ export class UpstreamClients implements OnApplicationShutdown {
     }
     return grpcTarget(address);
   }
+}
+
+/**
+ * How a failed call is answered: the request's own reason when the gateway ended it (the drain's
+ * 503), else the service's status through the table. Read in the handler's context, where the
+ * call starts.
+ */
+function callError(capability: Capability): (error: grpc.ServiceError) => Error {
+  const signal = currentRequestScope()?.signal;
+  return (error) =>
+    signal?.reason instanceof OpenAIError ? signal.reason : openAIErrorFromGrpc(error, capability);
 }
 
 function callOptions(options: UpstreamCallOptions): grpc.CallOptions {
