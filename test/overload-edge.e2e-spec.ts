@@ -218,9 +218,11 @@ describe('a response that takes longer than every request limit', () => {
     const request = {
       model: CHAT_MODEL,
       messages: [{ role: 'user', content: 'Write a long story.' }],
-      // Several seconds on the fixture model: longer than the request limits, well inside its
-      // context (2048 positions).
-      max_tokens: 1000,
+      // Several seconds on the fixture model, longer than the request limits, inside its context
+      // (2048 positions): four choices of 2,000 tokens (one choice of 2,000 took 2.6 s on an idle
+      // machine, less than the limits).
+      max_tokens: 2000,
+      n: 4,
     };
     const slowest = edge.receiveTimeoutMs + edge.idleTimeoutMs;
     let started = Date.now();
