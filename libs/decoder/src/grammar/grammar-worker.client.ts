@@ -1,6 +1,6 @@
 // One grammar worker seen from the scheduler's thread: requests by id, replies as promises, and
-// what the pool decides on — the matchers in use there, whether a compile is running there, and
-// the worker's WASM heap as of its last reply.
+// what the pool decides on — the matchers in use there, whether it is retired, and the worker's
+// WASM heap as of its last reply.
 import type { Worker } from 'node:worker_threads';
 import type { OutputConstraint } from '../decoder.protocol';
 import type { GrammarCompileInfo } from './constraint.contract';
@@ -16,8 +16,6 @@ export class GrammarWorkerGoneError extends Error {
 export class GrammarWorker {
   /** Matchers handed out and not disposed, and those asked for and not yet answered. */
   inUse = 0;
-  /** A request that may compile is open: the worker may be busy for seconds. */
-  compiling = false;
   /** Past its memory bound: gets no new work, ends once its last matcher is disposed. */
   retired = false;
   heapBytes = 0;

@@ -1,5 +1,6 @@
 // The grammar workers on SmolLM2's real vocabulary (the tiny-llama fixture): the masks match the
-// in-process engine's, a compile never holds up the masks of running sequences, and workers are
+// in-process engine's, a compile never holds up the masks of running sequences nor a schema
+// compiled before, busy steady workers get an extra one within the maximum, and workers are
 // recycled past their memory bound.
 import {
   allowedIds,
@@ -75,22 +76,87 @@ describe('GrammarWorkerPool', () => {
     running.dispose();
   });
 
-  it('has a new schema wait for a busy worker to drain, holding new matchers there behind it', async () => {
+  it('serves a schema compiled before at once while both steady workers are busy and another compiles', async () => {
+    const target = pool();
+    // Both steady workers have matchers in use: the new schema needs a third.
+    const running = await one(target, PET);
+    const other = await target.constraints(schema({ type: 'string', maxLength: 5 }), 2);
+    const slow = target.constraints(SLOW, 1).then(({ sequences }) => {
+      sequences.forEach((s) => s.dispose());
+      return 'slow';
+    });
+    const again = target.constraints(PET, 1).then(({ sequences, info }) => {
+      sequences.forEach((s) => s.dispose());
+      return info.cacheHit ? 'again from the cache' : 'again compiled';
+    });
+    expect(await Promise.race([slow, again])).toBe('again from the cache');
+    expect(target.stats).toEqual({ started: 3, alive: 3 });
+    await slow;
+    running.dispose();
+    other.sequences.forEach((s) => s.dispose());
+  });
+
+  it('compiles a schema held by a worker busy with another compile anew, without waiting for it', async () => {
+    const target = pool();
+    (await one(target, PET)).dispose();
+    // The only worker is idle, so the slow schema compiles there, where PET is held.
+    const slow = target.constraints(SLOW, 1).then(({ sequences }) => {
+      sequences.forEach((s) => s.dispose());
+      return 'slow';
+    });
+    const again = target.constraints(PET, 1).then(({ sequences }) => {
+      sequences.forEach((s) => s.dispose());
+      return 'again';
+    });
+    expect(await Promise.race([slow, again])).toBe('again');
+    expect(target.stats.started).toBe(2);
+    await slow;
+  });
+
+  it('starts an extra worker for a new schema while the steady ones are busy, and ends it once its matchers are done', async () => {
     const target = pool({ workers: 1 });
     const running = await one(target, PET);
+    const extra = await target.constraints(schema({ type: 'string', maxLength: 5 }), 2);
+    expect(extra.info.cacheHit).toBe(false);
+    expect(target.stats).toEqual({ started: 2, alive: 2 });
+    // Retired once its compile is done: its first sequence keeps it, the last one ends it.
+    extra.sequences[0].dispose();
+    expect(target.stats.alive).toBe(2);
+    extra.sequences[1].dispose();
+    await until(() => target.stats.alive === 1);
+    // The steady worker stays, and its grammar with it.
+    const again = await target.constraints(PET, 1);
+    expect(again.info.cacheHit).toBe(true);
+    again.sequences[0].dispose();
+    running.dispose();
+  });
+
+  it('never has more live workers than its maximum: past it, a new schema waits for one to end', async () => {
+    const target = pool({ workers: 1, maxWorkers: 3 });
+    const held = [await one(target, PET)];
+    for (let i = 0; i < 2; i++)
+      held.push(await one(target, schema({ type: 'integer', maximum: i })));
+    expect(target.stats).toEqual({ started: 3, alive: 3 });
     const order: string[] = [];
-    const compiled = target.constraints(schema({ type: 'string', maxLength: 5 }), 1);
-    const again = target.constraints(PET, 1);
-    void compiled.then(() => order.push('compiled'));
-    void again.then(() => order.push('again'));
+    const waiting = target.constraints(schema({ type: 'boolean' }), 1).then((made) => {
+      order.push('compiled');
+      return made;
+    });
+    // A schema compiled before still goes straight to its worker.
+    const cached = await target.constraints(PET, 1);
+    expect(cached.info.cacheHit).toBe(true);
+    cached.sequences[0].dispose();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(order).toEqual([]);
-    running.dispose();
-    const made = await Promise.all([compiled, again]);
-    expect(order).toEqual(['compiled', 'again']);
-    expect(made[1].info.cacheHit).toBe(true);
-    expect(target.stats.started).toBe(1);
-    made.forEach(({ sequences }) => sequences.forEach((s) => s.dispose()));
+    expect(target.stats.alive).toBe(3);
+    order.push('disposed');
+    held.pop()!.dispose();
+    const made = await waiting;
+    expect(order).toEqual(['disposed', 'compiled']);
+    expect(target.stats).toEqual({ started: 4, alive: 3 });
+    made.sequences[0].dispose();
+    held.forEach((s) => s.dispose());
+    await until(() => target.stats.alive === 1);
   });
 
   it('sends a grammar compiled before, or being compiled, to the worker that holds it', async () => {

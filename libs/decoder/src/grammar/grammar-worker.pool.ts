@@ -3,11 +3,14 @@
 // move a compiled grammar or a matcher out of the WASM instance that made it; its WASM heap
 // never shrinks. So:
 // - compiles run in grammar workers, never on the scheduler's thread, and a compile is only
-//   sent to a worker none of whose matchers is in use: the masks of running sequences never
-//   wait behind a compile (a new schema waits for a free worker instead: a spare one, a new
-//   one up to `workers`, or the least busy one, which then takes no new matchers until the
-//   compile has started);
-// - a request for a grammar compiled before goes to the worker that holds it (no compile);
+//   sent to a worker none of whose matchers is in use and that is not compiling: the masks of
+//   running sequences never wait behind a compile. A new schema goes to an idle worker, else to
+//   a new one: a steady one up to `workers`, else an extra one up to `maxWorkers`, retired as
+//   soon as its compile has given its matchers. Only when `maxWorkers` are alive and all busy
+//   does a new schema wait, for one to become idle or to end;
+// - a request for a grammar compiled before goes straight to the worker that holds it (no
+//   compile), or, when that worker is busy compiling another schema, is compiled anew like a new
+//   one rather than wait behind that compile; one being compiled waits for that compile;
 // - a worker whose heap has grown `heapGrowth` bytes past its start is retired: it takes no new
 //   work and is ended once its last matcher is disposed, which returns its memory.
 import { launchWorkerScript } from '@tessera/runtime';
@@ -26,6 +29,12 @@ import type { Utf8Vocabulary } from './utf8.guard';
 /** Grammar workers per model: one can compile while another serves running sequences. */
 export const GRAMMAR_WORKERS = 2;
 /**
+ * Grammar workers per model alive at once, retired ones included. Past the steady ones, a new
+ * schema gets an extra worker instead of waiting; each costs its start heap (the vocabulary's
+ * tables) plus up to the growth bound and one compile, so this caps the model's grammar memory.
+ */
+export const MAX_GRAMMAR_WORKERS = 4;
+/**
  * WASM heap a grammar worker may add to what it had once started (the vocabulary's tables)
  * before it is recycled. A worst-case schema inside the edge's bounds adds tens of MB.
  */
@@ -33,6 +42,7 @@ export const GRAMMAR_WORKER_HEAP_GROWTH = 256 * 1024 * 1024;
 
 export interface GrammarWorkerPoolOptions {
   readonly workers?: number;
+  readonly maxWorkers?: number;
   readonly heapGrowth?: number;
   /** Tokens' bytes for the UTF-8 guard (utf8.guard.ts); absent: no guard. */
   readonly utf8?: Utf8Vocabulary;
@@ -41,7 +51,7 @@ export interface GrammarWorkerPoolOptions {
 export interface GrammarWorkerPoolStats {
   /** Workers started so far (the latest worker's generation). */
   readonly started: number;
-  /** Workers alive now, retired ones included (never more than `workers`). */
+  /** Workers alive now, retired ones included (never more than `maxWorkers`). */
   readonly alive: number;
 }
 
@@ -54,12 +64,15 @@ export class GrammarWorkerPool implements ConstraintCompiler {
   private readonly workers: GrammarWorker[] = [];
   /** Where each constraint was last compiled (a hint: that worker's LRU may have dropped it). */
   private readonly holders = new Map<string, GrammarWorker>();
-  /** A worker left to drain for a waiting compile. */
-  private claimed?: GrammarWorker;
+  /** The constraint each worker is compiling (a request that may compile is open there). */
+  private readonly compiling = new Map<GrammarWorker, string>();
+  /** Workers started past the steady ones: retired once their compile is done. */
+  private readonly extras = new Set<GrammarWorker>();
   private wake: (() => void)[] = [];
   private started = 0;
   private closed = false;
   private readonly size: number;
+  private readonly max: number;
   private readonly heapGrowth: number;
 
   constructor(
@@ -67,6 +80,7 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     private readonly options: GrammarWorkerPoolOptions = {},
   ) {
     this.size = Math.max(1, options.workers ?? GRAMMAR_WORKERS);
+    this.max = Math.max(this.size, options.maxWorkers ?? MAX_GRAMMAR_WORKERS);
     this.heapGrowth = options.heapGrowth ?? GRAMMAR_WORKER_HEAP_GROWTH;
   }
 
@@ -74,18 +88,27 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     return { started: this.started, alive: this.workers.length };
   }
 
+  /**
+   * The request is sent in the same turn as its worker is chosen, so nothing sent there after
+   * it can be served before it (a request for a constraint being compiled is served from it).
+   */
   async constraints(constraint: OutputConstraint, count: number): Promise<Constraints> {
     const key = JSON.stringify(constraint);
-    const holder = this.holders.get(key);
-    if (holder) {
-      // Not while it drains for a compile: that compile goes first.
-      while (this.claimed === holder && this.usable(holder)) await this.changed();
-      if (this.usable(holder)) {
-        const found = await this.acquire(holder, key, constraint, count, false);
+    for (;;) {
+      if (this.closed) throw new Error('the grammar engine is closed');
+      const holder = this.holders.get(key);
+      const held = holder && this.usable(holder) ? holder : undefined;
+      const busy = held && this.compiling.get(held);
+      if (held && (busy === undefined || busy === key)) {
+        const found = await this.acquire(held, key, constraint, count, false);
         if (found) return found;
+        continue;
       }
+      const worker = this.free();
+      if (worker) return (await this.acquire(worker, key, constraint, count, true))!;
+      // All `max` workers busy: the first to finish a compile, free up or end goes to this one.
+      await this.changed();
     }
-    return (await this.compile(key, constraint, count))!;
   }
 
   /** Ends every worker (their matchers fail their next step). */
@@ -98,35 +121,17 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     return !worker.retired && !worker.gone;
   }
 
-  /**
-   * Compiles on a worker none of whose matchers is in use. The request is sent in the same turn
-   * as the worker is chosen, so nothing sent there after it can be served before it.
-   */
-  private async compile(
-    key: string,
-    constraint: OutputConstraint,
-    count: number,
-  ): Promise<Constraints | undefined> {
-    for (;;) {
-      if (this.closed) throw new Error('the grammar engine is closed');
-      const idle = this.workers.find((w) => this.usable(w) && w.inUse === 0 && !w.compiling);
-      const worker = idle ?? (this.workers.length < this.size ? this.spawn() : undefined);
-      if (worker) {
-        // A compile still waiting claims a worker again when it wakes.
-        this.claimed = undefined;
-        worker.compiling = true;
-        // The same schema asked for meanwhile waits for this compile there, not for another.
-        this.remember(key, worker);
-        const compiled = this.acquire(worker, key, constraint, count, true);
-        this.notify();
-        return compiled;
-      }
-      if (!this.claimed || !this.usable(this.claimed)) {
-        const candidates = this.workers.filter((w) => this.usable(w));
-        this.claimed = candidates.sort((a, b) => a.inUse - b.inUse)[0];
-      }
-      await this.changed();
-    }
+  /** A worker a compile can go to now: an idle one, else a new one within the bounds. */
+  private free(): GrammarWorker | undefined {
+    const idle = this.workers.find(
+      (w) => this.usable(w) && w.inUse === 0 && !this.compiling.has(w),
+    );
+    if (idle) return idle;
+    if (this.workers.length >= this.max) return undefined;
+    const steady = this.workers.filter((w) => this.usable(w)).length;
+    const worker = this.spawn();
+    if (steady >= this.size) this.extras.add(worker);
+    return worker;
   }
 
   private async acquire(
@@ -137,6 +142,11 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     compile: boolean,
   ): Promise<Constraints | undefined> {
     worker.inUse += count;
+    if (compile) {
+      this.compiling.set(worker, key);
+      // The same schema asked for meanwhile waits for this compile here, not for another.
+      this.remember(key, worker);
+    }
     let made: Awaited<ReturnType<GrammarWorker['matchers']>>;
     try {
       made = await worker.matchers(constraint, count, compile);
@@ -145,7 +155,10 @@ export class GrammarWorkerPool implements ConstraintCompiler {
       if (this.holders.get(key) === worker) this.holders.delete(key);
       throw error;
     } finally {
-      if (compile) worker.compiling = false;
+      if (compile) {
+        this.compiling.delete(worker);
+        if (this.extras.has(worker)) worker.retired = true;
+      }
       this.settle(worker);
     }
     if (!made) {
@@ -154,7 +167,7 @@ export class GrammarWorkerPool implements ConstraintCompiler {
       this.settle(worker);
       return undefined;
     }
-    this.remember(key, worker);
+    if (!worker.retired) this.remember(key, worker);
     if (worker.heapBytes - worker.startHeapBytes > this.heapGrowth) {
       worker.retired = true;
     }
@@ -178,7 +191,7 @@ export class GrammarWorkerPool implements ConstraintCompiler {
 
   /** After any change to a worker: a retired one with nothing in use is ended. */
   private settle(worker: GrammarWorker): void {
-    if (worker.retired && worker.inUse === 0 && !worker.compiling && !worker.gone) {
+    if (worker.retired && worker.inUse === 0 && !this.compiling.has(worker) && !worker.gone) {
       worker.terminate();
     }
     this.notify();
@@ -188,7 +201,8 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     const at = this.workers.indexOf(worker);
     if (at >= 0) this.workers.splice(at, 1);
     for (const [key, holder] of this.holders) if (holder === worker) this.holders.delete(key);
-    if (this.claimed === worker) this.claimed = undefined;
+    this.compiling.delete(worker);
+    this.extras.delete(worker);
     this.notify();
   }
 
@@ -196,7 +210,7 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     // Most recent last; as many hints as the workers' caches can hold.
     this.holders.delete(key);
     this.holders.set(key, worker);
-    while (this.holders.size > this.size * GRAMMAR_CACHE_SIZE) {
+    while (this.holders.size > this.max * GRAMMAR_CACHE_SIZE) {
       this.holders.delete(this.holders.keys().next().value as string);
     }
   }
