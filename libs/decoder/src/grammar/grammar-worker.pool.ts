@@ -142,6 +142,8 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     compile: boolean,
   ): Promise<Constraints | undefined> {
     worker.inUse += count;
+    // A worker that still holds it (busy compiling another schema) is where it goes next.
+    const before = this.holders.get(key);
     if (compile) {
       this.compiling.set(worker, key);
       // The same schema asked for meanwhile waits for this compile here, not for another.
@@ -157,7 +159,10 @@ export class GrammarWorkerPool implements ConstraintCompiler {
     } finally {
       if (compile) {
         this.compiling.delete(worker);
-        if (this.extras.has(worker)) worker.retired = true;
+        if (this.extras.has(worker)) {
+          worker.retired = true;
+          if (before && before !== worker && this.usable(before)) this.remember(key, before);
+        }
       }
       this.settle(worker);
     }
