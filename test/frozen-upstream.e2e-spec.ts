@@ -72,12 +72,7 @@ it('ends a call in flight to the frozen service with a 503 before the service re
   const answeredWhileFrozen = !resumed;
   resume();
   expect(answer.status).toBe(503);
-  expectOpenAIError(answer, 503, {
-    type: 'service_unavailable_error',
-    param: null,
-    code: null,
-    message: /embeddings/,
-  });
+  expectEmbeddingsUnavailable(answer);
   expect(answeredWhileFrozen).toBe(true);
   await waitUntil(async () => (await embed()).status === 200);
 }, 60_000);
@@ -99,12 +94,7 @@ it('once /readyz reports the service down, answers 503 with Retry-After at once;
   expect((sdkError as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after')).toBe('3');
   expect(answer.status).toBe(503);
   expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
-  expectOpenAIError(answer, 503, {
-    type: 'service_unavailable_error',
-    param: null,
-    code: null,
-    message: /embeddings/,
-  });
+  expectEmbeddingsUnavailable(answer);
   expect(answeredWhileFrozen).toBe(true);
 
   resume();
@@ -180,3 +170,13 @@ describe('with a second replica serving', () => {
     expect(answeredWhileFrozen).toBe(true);
   }, 60_000);
 });
+
+/** The 503 of a capability known to be down, in the OpenAI error shape. */
+function expectEmbeddingsUnavailable(answer: { status: number; body: unknown }): void {
+  expectOpenAIError(answer, 503, {
+    type: 'service_unavailable_error',
+    param: null,
+    code: null,
+    message: /embeddings/,
+  });
+}
