@@ -1,4 +1,4 @@
-// The chat engine's speed targets (issue 8), judged on one run's summaries — every ratio is
+// The chat engine's speed targets, judged on one run's summaries — every ratio is
 // against a reference measured in the same run:
 //   - c=1 decode tokens/s ≥ 0.9 × the bare onnxruntime-node loop on the same file (a);
 //   - c=8 aggregate output tokens/s ≥ 3 × transformers.js generate() one request at a time (b);

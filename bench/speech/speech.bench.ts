@@ -2,7 +2,7 @@
 // the real en_US-joe-medium voice, for 5-, 20- and 60-word inputs at concurrency 1 and 4, against
 // (i) the voice's ONNX session called directly in this process (same worker-pool setup, same
 // ids, no gateway, gRPC or encoding: the reference) and (ii) piper-tts in Python, all in one run,
-// rounds interleaved with the order rotated (BENCHMARKS.md). Targets: the stack's RTF within
+// rounds interleaved with the order rotated (docs/benchmarks.md). Targets: the stack's RTF within
 // 1.2× of the direct call's; its time to first byte for 60 words ≤ 0.4× the time the direct call
 // takes to synthesise the whole input. Writes bench/results/speech-<time>.json.
 import { mkdirSync, writeFileSync } from 'node:fs';

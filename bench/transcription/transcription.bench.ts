@@ -5,7 +5,7 @@
 // transformers.js ASR pipeline on the same ONNX files in this process (the reference: chunk 30 s,
 // timestamps, c concurrent calls) and (ii) faster-whisper (CTranslate2 float32, same weights:
 // the package's model.bin for tiny.en, a TransformersConverter conversion of hf/ for base-shaped),
-// all in one run, rounds interleaved with the order rotated (BENCHMARKS.md). Targets: the stack's
+// all in one run, rounds interleaved with the order rotated (docs/benchmarks.md). Targets: the stack's
 // audio-seconds per second ≥ 1× the pipeline's at c=1 and ≥ 1.5× at c=4; the ratio to
 // faster-whisper is reported. Writes bench/results/transcription-<time>.json.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

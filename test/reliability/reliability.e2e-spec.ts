@@ -5,10 +5,6 @@
 // under load, the gateway killed under load (the usage log must hold every completed request
 // once), and a search of everything the stack wrote for the raw keys. The figures go to
 // bench/results/reliability.json.
-//
-// Needs the other issue-14 branches for some assertions: wt-usage (TESSERA_USAGE_LOG: the gateway
-// kill and the usage log leak check), wt-hardening (503 + Retry-After while a service restarts)
-// and wt-limits (the keys' limits are admitted on every request).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-// The request's response_format as the engine's ResponseFormat (issue 9, grammar part). The
+// The request's response_format as the engine's ResponseFormat, the grammar it is held to. The
 // gateway checked its shape (and, with strict, the schema's keywords); what needs the model —
 // compiling the schema against its vocabulary — happens in the engine.
 import type { GenerateRequest__Output } from '@tessera/contracts';

@@ -44,7 +44,7 @@ export interface PromptMessage {
   /** Text parts joined in order; null only for an assistant message that has tool calls. */
   readonly content: string | null;
   readonly name?: string;
-  /** Passed through to templates that render tool calls (issue 9 fills these in). */
+  /** An assistant message's tool calls, passed through to templates that render them. */
   readonly toolCalls?: readonly {
     readonly id: string;
     readonly type: 'function';
@@ -58,7 +58,7 @@ export interface PromptMessage {
   readonly parts?: readonly PromptContentPart[];
 }
 
-/** A function the model may call (issue 9); `parameters` is a JSON Schema object as JSON text. */
+/** A function the model may call; `parameters` is a JSON Schema object as JSON text. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description?: string;
@@ -176,7 +176,7 @@ export type GenerationEvent =
     }
   | {
       /**
-       * Part of a tool call parsed out of the text (issue 9), in OpenAI's delta shape: the first
+       * Part of a tool call parsed out of the text, in OpenAI's delta shape: the first
        * event of a call carries `id` and `name` (and `arguments: ''` or a first piece); later
        * ones append to `arguments`. Text that belongs to a call never appears in a 'delta'.
        */

@@ -1,5 +1,5 @@
 // A stage that edits one sequence's logits row in place before the next token is picked:
-// repetition_penalty, presence/frequency penalties, logit_bias and (issue 9) a grammar mask.
+// repetition_penalty, presence/frequency penalties, logit_bias and the grammar mask.
 // Stages are built per sequence, so a stage may keep that sequence's state (counts, a parser).
 
 export interface LogitsProcessor {

@@ -27,7 +27,7 @@ export interface SequenceSamplerInit {
   readonly logprobs?: boolean;
   /**
    * A per-sequence stage that runs after logit_bias and before temperature: the slot for
-   * issue 9's grammar mask (JSON mode, structured outputs, tools), which bans tokens by setting
+   * the grammar mask (JSON mode, structured outputs, tools), which bans tokens by setting
    * their logits to −Infinity and follows the picked tokens through `accept`.
    */
   readonly constraint?: LogitsProcessor;
