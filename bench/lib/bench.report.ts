@@ -26,7 +26,7 @@ export interface RoundBase<S extends string> {
   readonly elapsedMs: number;
 }
 
-/** The common fields of a round from its closed- or open-loop run. */
+/** The common fields of a round from its load run. */
 export function roundBase<S extends string>(
   side: S,
   concurrency: number,

@@ -25,7 +25,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
   const caller = async (): Promise<void> => {
     while (next < requests) {
       // A closed loop has no schedule: each request is due when it is sent.
-      await tracedSend(send, next++, undefined, traces);
+      await tracedSend(send, next++, traces);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, requests) }, caller));

@@ -1,4 +1,4 @@
-// The result of one run of a load driver (closed or open loop): every request's trace, and the
+// The result of one run of a load driver: every request's trace, and the
 // totals the reports read.
 import type { DriverLoad } from './driver-load.monitor';
 import { latencyMs, RequestRecorder, type RequestTrace } from './request.trace';
@@ -18,17 +18,13 @@ export interface LoadRunResult extends DriverLoad {
   readonly latenciesMs: number[];
 }
 
-/**
- * Sends one request and keeps its trace, whether it succeeded or not; `scheduledMs` is when it
- * was due (unset: when it is sent).
- */
+/** Sends one request and keeps its trace, whether it succeeded or not. */
 export async function tracedSend(
   send: SendRequest,
   index: number,
-  scheduledMs: number | undefined,
   traces: RequestTrace[],
 ): Promise<void> {
-  const recorder = new RequestRecorder(index, scheduledMs);
+  const recorder = new RequestRecorder(index);
   try {
     await send(index, recorder);
     traces.push(recorder.finish());

@@ -1,12 +1,12 @@
-// What one request did on the wire, as the load drivers record it: when it was due, when it was
-// sent, when the first byte of the reply arrived, when each server-sent event arrived, and when
-// it ended. Unary benchmarks read the latency; streaming ones (chat, speech, transcription) get
-// time to first token and inter-token latency from the same record.
+// What one request did on the wire, as the load driver records it: when it was sent, when the
+// first byte of the reply arrived, when each server-sent event arrived, and when it ended. Unary
+// benchmarks read the latency; streaming ones (chat, speech, transcription) get time to first
+// token and inter-token latency from the same record.
 
 export interface RequestTrace {
   /** 0-based, in issue order. */
   readonly index: number;
-  /** When the driver meant to send it (open loop: its arrival time; closed loop: = startMs). */
+  /** When the driver meant to send it: the closed loop sends each when it is due, so = startMs. */
   readonly scheduledMs: number;
   readonly startMs: number;
   /** The first byte of the response (headers included); absent for in-process calls. */
@@ -24,15 +24,10 @@ export class RequestRecorder {
   private firstByteAt?: number;
 
   readonly startMs = performance.now();
-  /** When it was due; a request with no schedule (closed loop) is due when it is sent. */
-  readonly scheduledMs: number;
+  /** When it was due: the closed loop sends each request when it is due. */
+  readonly scheduledMs = this.startMs;
 
-  constructor(
-    readonly index: number,
-    scheduledMs?: number,
-  ) {
-    this.scheduledMs = scheduledMs ?? this.startMs;
-  }
+  constructor(readonly index: number) {}
 
   /** Idempotent: only the first call counts. */
   firstByte(): void {
@@ -74,14 +69,6 @@ export class RequestRecorder {
 /** Sent → ended. */
 export function latencyMs(trace: RequestTrace): number {
   return trace.endMs - trace.startMs;
-}
-
-/**
- * Due → ended: what a client arriving on schedule waited, including any time the driver could
- * not send it (so an overloaded server is not flattered by requests sent late).
- */
-export function responseTimeMs(trace: RequestTrace): number {
-  return trace.endMs - trace.scheduledMs;
 }
 
 /** Sent → first event (time to first token for a token stream); undefined without events. */

@@ -67,6 +67,3 @@ export interface WhisperModelInfo {
   /** True when the decoder exports cross-attentions and generation_config has alignment_heads. */
   readonly wordTimestamps: boolean;
 }
-
-/** Per-segment progress while a job runs (for `stream: true`). */
-export type TranscriptionProgress = TranscriptSegment;

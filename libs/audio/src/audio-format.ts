@@ -37,4 +37,3 @@ export const TRANSCRIPTION_INPUT_FORMATS = [
   'ogg',
   'flac',
 ] as const;
-export type TranscriptionInputFormat = (typeof TRANSCRIPTION_INPUT_FORMATS)[number];

@@ -1,5 +1,5 @@
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from './audio-format';
-import { createAudioEncoder, encodeAudioStream, FfmpegAudioEncoder } from './audio.encoder';
+import { encodeAudioStream, FfmpegAudioEncoder } from './audio.encoder';
 import { AudioEncoderAbortedError, FfmpegProcessError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';
 import { probeAudio } from './ffprobe.probe';
@@ -178,7 +178,7 @@ describe('FfmpegAudioEncoder', () => {
   });
 
   it('an ffmpeg that exits with an error is a typed error carrying its explanation', async () => {
-    const refused = await createAudioEncoder({ format: 'flac', inputSampleRate: -5 });
+    const refused = new FfmpegAudioEncoder(ffmpegPath, { format: 'flac', inputSampleRate: -5 });
     refused.end();
     const failure = await collect(refused).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(FfmpegProcessError);

@@ -225,14 +225,6 @@ export class FfmpegAudioEncoder implements AsyncIterable<Buffer> {
   }
 }
 
-/** An encoder on this process's ffmpeg (locateFfmpeg). */
-export async function createAudioEncoder(
-  options: AudioEncoderOptions,
-): Promise<FfmpegAudioEncoder> {
-  const ffmpeg = await locateFfmpeg();
-  return new FfmpegAudioEncoder(ffmpeg.path, options);
-}
-
 /**
  * Encodes a stream of PCM chunks (e.g. one per sentence, as synthesis produces them) into the
  * requested format, yielding bytes as ffmpeg produces them: input is written while output is

@@ -186,8 +186,3 @@ export function locateFfprobe(): Promise<LocatedBinary> {
   ffprobeOnce ??= findFfprobe();
   return ffprobeOnce;
 }
-
-/** One line for the logs: `ffmpeg 6.1.1 (system: /usr/bin/ffmpeg)`. */
-export function describeBinary(tool: Tool, binary: LocatedBinary): string {
-  return `${tool} ${binary.version} (${binary.source}: ${binary.path})`;
-}

@@ -9,7 +9,6 @@ export {
   TRANSCRIPTION_INPUT_FORMATS,
   isAudioFormat,
   type AudioFormat,
-  type TranscriptionInputFormat,
 } from './audio-format';
 export { AUDIO_DECODER_DEMUXERS } from './audio-decoder.args';
 export {
@@ -20,7 +19,6 @@ export {
 } from './audio.decoder';
 export {
   FfmpegAudioEncoder,
-  createAudioEncoder,
   encodeAudioStream,
   type AudioEncoderOptions,
   type PcmChunk,
@@ -33,7 +31,6 @@ export {
   type AudioDecodeFailure,
 } from './ffmpeg.errors';
 export {
-  describeBinary,
   findFfmpeg,
   findFfprobe,
   locateFfmpeg,

@@ -1,13 +1,10 @@
-// The closed- and open-loop drivers against a real local HTTP server: how many requests each
-// keeps in flight, what each trace records, and the open loop's arrival schedules.
+// The closed-loop driver against a real local HTTP server: how many requests it keeps in flight
+// and what each trace records.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runClosedLoop } from './closed-loop.driver';
-import { arrivalOffsetsMs, runOpenLoop } from './open-loop.driver';
 import { TracedHttpClient } from './traced-http.client';
-import { mean } from './latency.stats';
 import type { SendRequest } from './load-run.result';
-import { latencyMs, responseTimeMs } from './request.trace';
 
 /**
  * A server that counts requests in flight and answers each only once `hold()` allows it, so a
@@ -50,7 +47,7 @@ class HoldingServer {
   }
 }
 
-describe('load drivers', () => {
+describe('closed-loop driver', () => {
   let server: HoldingServer;
   let client: TracedHttpClient;
 
@@ -94,50 +91,5 @@ describe('load drivers', () => {
     expect(result).toMatchObject({ completed: 5, failed: 1, firstError: 'refused: 4' });
     expect(result.traces.find((t) => t.index === 4)?.error).toBe('refused: 4');
     expect(result.latenciesMs).toHaveLength(5);
-  });
-
-  it('open loop: sends on schedule without waiting for replies', async () => {
-    // No reply goes out until all ten requests have arrived: a driver that waited for replies
-    // before sending more would never finish.
-    server = new HoldingServer((s) => s.inFlight < 10);
-    client = new TracedHttpClient(await server.listen(), {}, 16);
-    const result = await runOpenLoop({
-      ratePerSec: 500,
-      requests: 10,
-      arrivals: 'constant',
-      send: post,
-    });
-    expect(result).toMatchObject({ completed: 10, failed: 0, maxInFlight: 10 });
-    expect(server.maxInFlight).toBe(10);
-    const byIndex = [...result.traces].sort((a, b) => a.index - b.index);
-    for (const [i, trace] of byIndex.entries()) {
-      // Due every 2 ms from the first; never sent before it is due.
-      expect(trace.scheduledMs - byIndex[0].scheduledMs).toBeCloseTo(2 * i, 6);
-      expect(trace.startMs).toBeGreaterThanOrEqual(trace.scheduledMs);
-      // Counted from when it was due, a late send's wait is part of its response time.
-      expect(responseTimeMs(trace)).toBeCloseTo(
-        latencyMs(trace) + trace.startMs - trace.scheduledMs,
-        6,
-      );
-    }
-  });
-
-  it('arrival schedules: constant spacing, and seeded Poisson gaps with the asked mean', () => {
-    expect(arrivalOffsetsMs({ ratePerSec: 4, requests: 4, arrivals: 'constant' })).toEqual([
-      0, 250, 500, 750,
-    ]);
-    const plan = { ratePerSec: 50, requests: 5000, arrivals: 'poisson' as const, seed: 7 };
-    const offsets = arrivalOffsetsMs(plan);
-    expect(arrivalOffsetsMs(plan)).toEqual(offsets);
-    expect(arrivalOffsetsMs({ ...plan, seed: 8 })).not.toEqual(offsets);
-    const gaps = offsets.slice(1).map((at, i) => at - offsets[i]);
-    expect(gaps.every((gap) => gap >= 0)).toBe(true);
-    // Exponential gaps: mean 1/rate (20 ms) and a standard deviation as large as the mean.
-    const meanGap = mean(gaps);
-    expect(meanGap).toBeGreaterThan(19);
-    expect(meanGap).toBeLessThan(21);
-    const sd = Math.sqrt(mean(gaps.map((gap) => (gap - meanGap) ** 2)));
-    expect(sd).toBeGreaterThan(18);
-    expect(sd).toBeLessThan(22);
   });
 });
