@@ -2,7 +2,7 @@
 // alone: the one rule both the processor (on the decoded image) and the check made before any
 // image is decoded (on the dimensions its header states) use, so that the image tokens counted
 // against the context before decoding are the ones the processor then gives.
-import type { ImageDetail } from '../decoder.protocol';
+import type { ImageDetail } from '@tessera/text';
 import type { Idefics3ProcessorConfig } from './idefics3.processor';
 import type { TileGrid } from './idefics3.prompt';
 
