@@ -134,7 +134,10 @@ for (const component of cycles(libEdges.keys(), libTargets)) {
   const arrows = loop
     .slice(1)
     .map((to, at) => `${loop[at]} -> ${to}  (${libEdges.get(loop[at]).get(to)})`);
-  problems.push(`lib cycle through ${component.length} libs:\n    ${arrows.join('\n    ')}`);
+  const names = [...component].sort().join(', ');
+  problems.push(
+    `lib cycle through ${component.length} libs (${names}):\n    ${arrows.join('\n    ')}`,
+  );
 }
 
 for (const [file, imports] of graph) {
