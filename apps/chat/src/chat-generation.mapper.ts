@@ -12,11 +12,9 @@ import {
 import {
   DEFAULT_SAMPLING_OPTIONS,
   type ChatGeneration,
-  type ImageDetail,
-  type PromptContentPart,
-  type PromptMessage,
   type SamplingOptions,
 } from '@tessera/decoder';
+import type { ImageDetail, PromptContentPart, PromptMessage } from '@tessera/text';
 import { responseFormatOf } from './response-format.mapper';
 import { toolsOf } from './tools.mapper';
 

@@ -2,7 +2,8 @@
 // their shapes (names, object schemas, a tool_choice naming a known tool) and filled OpenAI's
 // defaults (parallel_tool_calls true); here they only change form.
 import type { GenerateRequest__Output } from '@tessera/contracts';
-import type { ChatGeneration, ToolChoice, ToolDefinition } from '@tessera/decoder';
+import type { ChatGeneration, ToolChoice } from '@tessera/decoder';
+import type { ToolDefinition } from '@tessera/text';
 
 export function toolsOf(
   request: GenerateRequest__Output,

@@ -3,7 +3,7 @@
 // (end-of-sequence ids, which chat models often set there and not in config.json).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJson, readOptionalJson } from '@tessera/encoder';
+import { readJson, readOptionalJson } from '@tessera/runtime';
 import { z } from 'zod';
 
 export interface DecoderConfig {

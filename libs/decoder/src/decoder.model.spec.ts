@@ -3,12 +3,12 @@
 // graph matched; for int4, onnxruntime's bare greedy loop), streamed events, usage, and the
 // checks made before queueing.
 import { onnxFileFor } from '@tessera/models';
-import { loadChatTokenizer } from '@tessera/text';
+import { loadChatTokenizer, type PromptMessage } from '@tessera/text';
 import { TINY_LLAMA, TINY_QWEN2, greedyReferences, variantReferences } from '../test/tiny-models';
 import { ContextLengthExceededError, LogitBiasTokenError } from './decoder.errors';
 import { DecoderModel } from './decoder.model';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
-import type { ChatGeneration, GenerationEvent, PromptMessage } from './decoder.protocol';
+import type { ChatGeneration, GenerationEvent } from './decoder.protocol';
 
 const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
 const MESSAGES: PromptMessage[] = [

@@ -7,7 +7,8 @@ import { TINY_QWEN2 } from '../test/tiny-models';
 import { NO_PARAMETERS, WEATHER_PARAMETERS as WEATHER } from '../test/weather-tool';
 import { DecoderModel } from './decoder.model';
 import { DEFAULT_SAMPLING_OPTIONS } from './sampling';
-import type { ChatGeneration, GenerationEvent, ToolDefinition } from './decoder.protocol';
+import type { ChatGeneration, GenerationEvent } from './decoder.protocol';
+import type { ToolDefinition } from '@tessera/text';
 
 const TOOLS: ToolDefinition[] = [
   {

@@ -3,7 +3,7 @@
 // test/fixtures/models/README.md) and their greedy references.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PromptMessage } from '@tessera/decoder';
+import type { PromptMessage } from '@tessera/text';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'models');
 

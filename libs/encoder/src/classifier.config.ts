@@ -1,9 +1,9 @@
 // What a sequence-classification export says about its head (config.json): the labels by
 // output index (`id2label`) and how its logits become scores (`problem_type`).
 import { join } from 'node:path';
+import { readJson } from '@tessera/runtime';
 import { z } from 'zod';
 import type { Activation } from './classifier.scores';
-import { readJson } from './json-file.reader';
 
 export interface ClassifierHead {
   /** Label of each logit, by output index. */

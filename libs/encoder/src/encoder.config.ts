@@ -2,8 +2,8 @@
 // read from the standard Hugging Face / sentence-transformers files.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJson, readOptionalJson } from '@tessera/runtime';
 import { z } from 'zod';
-import { readJson, readOptionalJson } from './json-file.reader';
 import type { Pooling } from './pooling';
 import { readSentenceTransformersConfig } from './sentence-transformers.config';
 

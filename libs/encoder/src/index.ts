@@ -9,7 +9,6 @@ export {
   type EncoderOutcome,
 } from './encoder.model';
 export type { EncoderInput, EncoderRejection } from './encoder.protocol';
-export { readJson, readOptionalJson } from './json-file.reader';
 export { truncateAndNormalize, type Pooling } from './pooling';
 export { activationOf, type ClassifierHead } from './classifier.config';
 export {

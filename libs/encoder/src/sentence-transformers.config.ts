@@ -1,8 +1,8 @@
 // What a sentence-transformers export says about inference: its pooling module
 // (modules.json → <Pooling path>/config.json) and max_seq_length (sentence_bert_config.json).
 import { join } from 'node:path';
+import { readOptionalJson } from '@tessera/runtime';
 import { z } from 'zod';
-import { readOptionalJson } from './json-file.reader';
 import type { Pooling } from './pooling';
 
 export interface SentenceTransformersConfig {

@@ -1,5 +1,6 @@
 // @tessera/runtime — a generic host of ONNX Runtime worker threads that engines plug into (see
-// engine.contract.ts), the options every model shares, and the dynamic micro-batcher.
+// engine.contract.ts), the options every model shares, the schema-checked reader of a model
+// directory's JSON files every engine loads with, and the dynamic micro-batcher.
 export {
   engineModule,
   type EngineFactory,
@@ -13,6 +14,7 @@ export {
 export { AdmissionGate } from './admission.gate';
 export { Convoy, type ConvoyTicket } from './convoy';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
+export { readJson, readOptionalJson } from './json-file.reader';
 export { OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';
 export {

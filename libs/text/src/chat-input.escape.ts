@@ -1,7 +1,7 @@
 // Every string of a chat request that a template may print, escaped (special-text.escape.ts):
 // message text and text parts, names, tool call ids, names and arguments, and the tools' names,
 // descriptions and parameter schemas. Roles and part types are the server's own words.
-import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from './prompt.contract';
 import type { SpecialTextEscape } from './special-text.escape';
 
 export function escapeMessages(

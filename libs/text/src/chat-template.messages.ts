@@ -1,7 +1,7 @@
 // PromptMessage (the engine's camelCase shape) → the message dicts Hugging Face chat templates
 // read: `role`, `content`, `name`, `tool_calls` [{id, type, function: {name, arguments}}] and
 // `tool_call_id`, as transformers' chat-templating guide defines them.
-import type { PromptMessage } from '@tessera/decoder';
+import type { PromptMessage } from './prompt.contract';
 
 /** A message as a Jinja chat template sees it. */
 export interface TemplateMessage {

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from './prompt.contract';
 import { ChatTemplateError } from './chat-template.errors';
 import { loadChatTokenizer } from './chat.tokenizer';
 import { PromptTooLongError } from './prompt-length.bound';

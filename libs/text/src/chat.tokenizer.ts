@@ -2,7 +2,7 @@
 // (equal to Python transformers' apply_chat_template), prompt ids with the client's text read as
 // text (prompt-text.encoder.ts), token bytes for logprobs and per-sequence detokenizers.
 import type { Message, PreTrainedTokenizer } from '@huggingface/transformers';
-import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from './prompt.contract';
 import { ByteStreamDecoder } from './byte-stream.decoder';
 import { escapeMessages, escapeTools } from './chat-input.escape';
 import { ChatTemplateError } from './chat-template.errors';

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from './prompt.contract';
 import { loadChatTokenizer } from './chat.tokenizer';
 import type { ChatTokenizer } from './text.contract';
 import { loadLocalTokenizer } from './tokenizer.loader';

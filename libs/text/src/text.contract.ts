@@ -1,6 +1,6 @@
 // What the decoder engine and the chat service use from @tessera/text; implemented in this
 // library. Fixed up front so the engine and the text work can be built apart.
-import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from './prompt.contract';
 import type { ToolCallFormatName } from './tool-calls/tool-call.formats';
 
 export interface ChatTokenizer {

@@ -9,6 +9,7 @@ import {
   ToolCallParser,
   type ToolCallFormatName,
   type ToolCallParserEvent,
+  type ToolDefinition,
 } from '@tessera/text';
 import {
   allowedIds,
@@ -21,7 +22,7 @@ import { markupTokenizerDir, TOOL_CALLS_ID } from '../../../text/test/markup-tok
 import { XGrammarCompiler } from './grammar.compiler';
 import { readEncodedVocab } from './tokenizer-vocab.reader';
 import { DEFAULT_SAMPLING_OPTIONS } from '../sampling';
-import type { ChatGeneration, OutputConstraint, ToolDefinition } from '../decoder.protocol';
+import type { ChatGeneration, OutputConstraint } from '../decoder.protocol';
 import { outputConstraintOf } from './output-constraint';
 
 const SEARCH = {

@@ -11,8 +11,13 @@
 // With a response_format beside tools and 'auto', the output is either the JSON the format asks
 // for or one call, never both (OpenAI answers with one or the other). One call, because XGrammar
 // 0.1.27 refuses tags_with_separator (several calls) inside an `or`.
-import { toolCallTag, toolCallTrigger, type ToolCallFormatName } from '@tessera/text';
-import type { ChatGeneration, OutputConstraint, ToolDefinition } from '../decoder.protocol';
+import {
+  toolCallTag,
+  toolCallTrigger,
+  type ToolCallFormatName,
+  type ToolDefinition,
+} from '@tessera/text';
+import type { ChatGeneration, OutputConstraint } from '../decoder.protocol';
 
 type Format = Record<string, unknown>;
 

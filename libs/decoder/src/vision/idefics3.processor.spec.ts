@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImageDetail } from '../decoder.protocol';
+import type { ImageDetail } from '@tessera/text';
 import { OrtWorkerPool, engineModule } from '@tessera/runtime';
 import { readIdefics3ProcessorConfig, type ProcessedImage } from './idefics3.processor';
 import type { ImageEngineTypes } from './image.engine';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { z } from 'zod';
-import type { ImageDetail } from '../decoder.protocol';
+import type { ImageDetail } from '@tessera/text';
 import { tilePlan, type TilePlan } from './idefics3.tiling';
 import { cropRgb, resizeLanczos, type RgbImage } from './pil-lanczos.resample';
 

@@ -2,9 +2,19 @@
 // alone: the one rule both the processor (on the decoded image) and the check made before any
 // image is decoded (on the dimensions its header states) use, so that the image tokens counted
 // against the context before decoding are the ones the processor then gives.
-import type { ImageDetail } from '../decoder.protocol';
-import type { Idefics3ProcessorConfig } from './idefics3.processor';
+import type { ImageDetail } from '@tessera/text';
 import type { TileGrid } from './idefics3.prompt';
+
+/**
+ * The fields of the processor's config (idefics3.processor.ts) the sizes depend on; declared here
+ * because the processor imports this file.
+ */
+export interface TilingConfig {
+  readonly do_image_splitting: boolean;
+  readonly do_resize: boolean;
+  readonly max_image_size: { readonly longest_edge: number };
+  readonly size: { readonly longest_edge: number };
+}
 
 /** transformers' MAX_IMAGE_SIZE for Idefics3: no side beyond it after the first resize. */
 const MAX_IMAGE_SIZE = 4096;
@@ -70,7 +80,7 @@ export function tilePlan(
   height: number,
   width: number,
   detail: ImageDetail,
-  config: Idefics3ProcessorConfig,
+  config: TilingConfig,
 ): TilePlan {
   const side = config.max_image_size.longest_edge;
   const resized = config.do_resize

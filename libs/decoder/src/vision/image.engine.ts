@@ -5,7 +5,7 @@
 // prompt can be tokenized (the image tokens are part of the context check and of
 // usage.prompt_tokens), and a decoder worker busy preprocessing would stall every running stream.
 import type { EngineFactory } from '@tessera/runtime';
-import type { ImageDetail } from '../decoder.protocol';
+import type { ImageDetail } from '@tessera/text';
 import {
   processImage,
   type Idefics3ProcessorConfig,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pngHeaderOnly } from '@tessera/testing';
 import { ImageDecodeError, ImageTooLargeError } from '../decoder.errors';
-import type { ImageDetail } from '../decoder.protocol';
+import type { ImageDetail } from '@tessera/text';
 import { readIdefics3ProcessorConfig, type Idefics3ProcessorConfig } from './idefics3.processor';
 import { planImages, type ImagePart } from './image.plan';
 

@@ -3,7 +3,7 @@
 // so a request that cannot fit the context, or whose images are too large, is refused without
 // the seconds of decoding and resizing that tens of megapixels cost.
 import { ImageDecodeError, ImageTooLargeError } from '../decoder.errors';
-import type { ImageInput } from '../decoder.protocol';
+import type { ImageInput } from '@tessera/text';
 import { MAX_INPUT_PIXELS, type Idefics3ProcessorConfig } from './idefics3.processor';
 import type { TileGrid } from './idefics3.prompt';
 import { tilePlan } from './idefics3.tiling';

@@ -3,7 +3,7 @@
 // preprocessor_config.json and processor_config.json), and what its image path needs.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJson } from '@tessera/encoder';
+import { readJson } from '@tessera/runtime';
 import { z } from 'zod';
 import type { VisionGraphs } from '../decoder.protocol';
 import { readIdefics3ProcessorConfig, type Idefics3ProcessorConfig } from './idefics3.processor';

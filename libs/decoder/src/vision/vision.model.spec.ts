@@ -13,12 +13,8 @@ import {
   ImageTooLargeError,
 } from '../decoder.errors';
 import { DecoderModel } from '../decoder.model';
-import type {
-  ChatGeneration,
-  GenerationEvent,
-  ImageDetail,
-  PromptContentPart,
-} from '../decoder.protocol';
+import type { ChatGeneration, GenerationEvent } from '../decoder.protocol';
+import type { ImageDetail, PromptContentPart } from '@tessera/text';
 import { DEFAULT_SAMPLING_OPTIONS } from '../sampling';
 
 const MODEL = join(__dirname, '../../../../test/fixtures/models/tiny-smolvlm');

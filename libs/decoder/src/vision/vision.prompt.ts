@@ -14,8 +14,8 @@ import {
   engineModule,
   type WorkBounds,
 } from '@tessera/runtime';
-import type { ChatTokenizer } from '@tessera/text';
-import type { ImageTiles, PromptMessage } from '../decoder.protocol';
+import type { ChatTokenizer, PromptMessage } from '@tessera/text';
+import type { ImageTiles } from '../decoder.protocol';
 import { ImageDecodeError } from '../decoder.errors';
 import type { ProcessedImage } from './idefics3.processor';
 import { expandImagePlaceholders, type TileGrid } from './idefics3.prompt';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PromptMessage, ToolDefinition } from '@tessera/decoder';
+import type { PromptMessage, ToolDefinition } from '../prompt.contract';
 import { loadChatTokenizer } from '../chat.tokenizer';
 import type { ChatTokenizer } from '../text.contract';
 import { TOOL_CALL_SYNTAX } from './tool-call.formats';

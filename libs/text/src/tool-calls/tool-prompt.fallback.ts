@@ -4,7 +4,7 @@
 // list and the call format in the system message (Qwen2.5's wording, the Hermes format small
 // ChatML models were tuned on), and earlier calls as their text in the assistant's content.
 // Tool results keep role "tool", which such templates print as they are.
-import type { PromptMessage } from '@tessera/decoder';
+import type { PromptMessage } from '../prompt.contract';
 import { TOOL_CALL_SYNTAX, toolCallTag, type ToolCallFormatName } from './tool-call.formats';
 
 /** How each format asks for a call, after the tool list. */
