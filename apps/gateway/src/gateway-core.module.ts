@@ -4,7 +4,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { GatewayConfig } from '@tessera/config';
 import { loadModelsFile } from '@tessera/models';
-import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.tokens';
+import { GATEWAY_CONFIG, MODEL_ROUTER } from './gateway.injection';
 import { GatewayDrain } from './http/gateway.drain';
 import { ModelRouter } from './routing/model-router';
 import { UpstreamClients } from './upstream/upstream-clients';

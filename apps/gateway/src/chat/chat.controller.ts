@@ -3,7 +3,7 @@ import { DEFAULT_CHAT_INPUTS, type ChatInputLimits, type GatewayConfig } from '@
 import { CAPABILITY_SERVICES } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_CONFIG, MODEL_ROUTER } from '../gateway.tokens';
+import { GATEWAY_CONFIG, MODEL_ROUTER } from '../gateway.injection';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';
 import { writeSse } from '../sse/sse.writer';

@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { GatewayConfig } from '@tessera/config';
 import { OpenAIError } from '../errors/openai-error';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.injection';
 
 /** How long the requests ended at the drain timeout get to write their last bytes. */
 export const END_GRACE_MS = 2_000;

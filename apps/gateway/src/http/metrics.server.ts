@@ -14,7 +14,7 @@ import {
 import type { GatewayConfig } from '@tessera/config';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import type { Registry } from 'prom-client';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.injection';
 
 @Injectable()
 export class GatewayMetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -2,7 +2,7 @@
 // module that takes images (chat today, moderation's image inputs later).
 import { Module } from '@nestjs/common';
 import type { GatewayConfig } from '@tessera/config';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.injection';
 import { ImageInputs } from './image-inputs.service';
 
 @Module({

@@ -23,7 +23,7 @@ import { METRICS_REGISTRY } from '@tessera/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import { OpenAIError } from '../errors/openai-error';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.injection';
 import { pathOf } from '../http/request.path';
 import { UsageEvents, type UsageRecord } from '../usage/usage.record';
 import type { Admission, BucketCheck } from './limit.store';

@@ -3,7 +3,7 @@
 import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
 import type { Capability, ModelInfo } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
-import { MODEL_ROUTER } from '../gateway.tokens';
+import { MODEL_ROUTER } from '../gateway.injection';
 import type { ModelRouter } from '../routing/model-router';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import type { FastifyRequest } from 'fastify';

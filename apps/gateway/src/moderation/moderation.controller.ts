@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CAPABILITY_SERVICES, moderationMaxInputs } from '@tessera/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MODEL_ROUTER } from '../gateway.tokens';
+import { MODEL_ROUTER } from '../gateway.injection';
 import type { ModelRouter } from '../routing/model-router';
 import { reserveUsage } from '../limits/usage-reservation';
 import { textTokensEstimate } from '../limits/text-tokens.estimate';

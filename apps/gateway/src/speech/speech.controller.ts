@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { CAPABILITY_SERVICES } from '@tessera/contracts';
 import { GEN_AI } from '@tessera/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MODEL_ROUTER } from '../gateway.tokens';
+import { MODEL_ROUTER } from '../gateway.injection';
 import { writeStreamReply } from '../http/stream-reply.writer';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';

@@ -11,7 +11,7 @@ import {
 } from '@tessera/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OpenAIError } from '../errors/openai-error';
-import { MODEL_ROUTER } from '../gateway.tokens';
+import { MODEL_ROUTER } from '../gateway.injection';
 import { writeStreamReply } from '../http/stream-reply.writer';
 import type { ModelRouter } from '../routing/model-router';
 import { routeRequestModel } from '../routing/request-model.route';

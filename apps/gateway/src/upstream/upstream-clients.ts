@@ -21,7 +21,7 @@ import {
 import type { GatewayConfig } from '@tessera/config';
 import { openAIErrorFromGrpc, serviceUnavailable } from '../errors/grpc-status-to-http';
 import { OpenAIError } from '../errors/openai-error';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.injection';
 import { currentRequestScope } from './request.scope';
 import { upstreamCallInterceptor } from './upstream-call.interceptor';
 import { UpstreamHealth } from './upstream.health';
