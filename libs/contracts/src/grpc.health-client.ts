@@ -57,13 +57,4 @@ export function checkHealth(
   });
 }
 
-/** True when the upstream answers SERVING for `service` before the deadline. */
-export async function checkServing(
-  client: HealthClient,
-  service: string,
-  timeoutMs: number,
-): Promise<boolean> {
-  return (await checkHealth(client, service, timeoutMs)) === 'serving';
-}
-
 export type { HealthClient };

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as net from 'node:net';
-import { checkServing, createHealthClient } from './grpc.health-client';
+import { checkHealth, createHealthClient } from './grpc.health-client';
 import { CLIENT_CHANNEL_OPTIONS, grpcTarget, protoRoot } from './grpc.options';
 
 describe('grpcTarget', () => {
@@ -39,7 +39,7 @@ describe('CLIENT_CHANNEL_OPTIONS', () => {
       // per attempt) would leave gaps of 1.6, 2.6 and 4.1 s within these six seconds.
       const until = Date.now() + 6000;
       while (Date.now() < until) {
-        expect(await checkServing(client, 'tessera.v1.Embeddings', 500)).toBe(false);
+        expect(await checkHealth(client, 'tessera.v1.Embeddings', 500)).not.toBe('serving');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     } finally {

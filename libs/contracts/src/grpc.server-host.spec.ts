@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { EmbedResponse } from './generated/tessera/v1/EmbedResponse';
-import { checkServing, createHealthClient } from './grpc.health-client';
+import { checkHealth, createHealthClient } from './grpc.health-client';
 import { CLIENT_CHANNEL_OPTIONS, SERVER_CHANNEL_OPTIONS } from './grpc.options';
 import { loadService } from './grpc.package';
 import { GrpcServerHost } from './grpc.server-host';
@@ -38,10 +38,10 @@ describe('GrpcServerHost', () => {
     const code = async () => (await embed(client)).code;
     try {
       expect(await code()).toBe(grpc.status.UNAVAILABLE);
-      expect(await checkServing(health, 'tessera.v1.Embeddings', 2000)).toBe(false);
+      expect(await checkHealth(health, 'tessera.v1.Embeddings', 2000)).toBe('not_serving');
       host.setServing(true);
       expect(await code()).toBe(grpc.status.OK);
-      expect(await checkServing(health, 'tessera.v1.Embeddings', 2000)).toBe(true);
+      expect(await checkHealth(health, 'tessera.v1.Embeddings', 2000)).toBe('serving');
       host.setServing(false);
       expect(await code()).toBe(grpc.status.UNAVAILABLE);
     } finally {
