@@ -1,8 +1,10 @@
-// Bounds the requests a model holds at once, from the moment one arrives, for work whose cost
-// comes before it reaches a queue (a transcription decodes its whole upload first): without it,
-// a burst would decode every upload at once, each waiting with its audio in memory, and the
-// queue's own bound would only be met after the memory was spent. Over the bound, the request
-// is refused at once with QueueFullError (RESOURCE_EXHAUSTED: the gateway's 429).
+// Bounds the work a model holds at once, from the moment a request arrives, for work whose cost
+// comes before it reaches a queue (a transcription decodes its whole upload first; a vision
+// prompt decodes and tiles its images): without it, a burst would decode every upload or image
+// at once, each waiting in memory, and the queue's own bound would only be met after the memory
+// was spent. A request weighs what it holds (one upload, or its number of images). Over the
+// bound, the request is refused at once with QueueFullError (RESOURCE_EXHAUSTED: the gateway's
+// 429).
 import { QueueFullError } from './work.errors';
 
 export class AdmissionGate {
@@ -14,19 +16,26 @@ export class AdmissionGate {
     private readonly what = 'requests',
   ) {}
 
-  /** Admits a request or throws QueueFullError; call the returned function exactly once when done. */
-  enter(): () => void {
-    if (this.inFlight >= this.limit) {
+  /**
+   * Admits a request of `weight` units or throws QueueFullError; call the returned function once
+   * it is done (more calls do nothing). A request heavier than the limit is admitted only while
+   * nothing else is held, and then holds the whole limit.
+   */
+  enter(weight = 1): () => void {
+    const taken = Math.min(weight, this.limit);
+    if (this.inFlight > 0 && this.inFlight + taken > this.limit) {
+      const own = weight > 1 ? `; this request has ${weight}` : '';
       throw new QueueFullError(
-        `${this.inFlight} ${this.what} are already in progress for this model (at most ${this.limit})`,
+        `${this.inFlight} ${this.what} are already in progress for this model ` +
+          `(at most ${this.limit})${own}`,
       );
     }
-    this.inFlight++;
+    this.inFlight += taken;
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      this.inFlight--;
+      this.inFlight -= taken;
     };
   }
 

@@ -6,6 +6,7 @@
 // image part is preprocessed on the image worker pool (in parallel, off the event loop); the
 // tiles go to the decoder worker with the job.
 import {
+  AdmissionGate,
   OrtWorkerPool,
   OrtWorkerPoolUnavailableError,
   QueueFullError,
@@ -21,7 +22,6 @@ import type { ProcessedImage } from './idefics3.processor';
 import { expandImagePlaceholders, type TileGrid } from './idefics3.prompt';
 import type { ImageEngineTypes } from './image.engine';
 import { planImages, type ImagePart } from './image.plan';
-import { ImagesInFlightGate } from './images-in-flight.gate';
 import { PromptTiles } from './prompt-tiles.buffer';
 import type { VisionConfig } from './vision.config';
 
@@ -60,14 +60,20 @@ export interface PlannedPrompt {
 }
 
 export class VisionPrompt {
-  private readonly inFlight: ImagesInFlightGate;
+  /**
+   * Images held from before the first is decoded until the generation's first event: each costs
+   * its decoded RGB on the image worker (up to 144 MB at the 48 Mpx cap) and its float32 tiles,
+   * whatever its compressed size; without the bound, concurrent requests of eight large images
+   * took the chat service to gigabytes.
+   */
+  private readonly inFlight: AdmissionGate;
 
   private constructor(
     private readonly pool: OrtWorkerPool<ImageEngineTypes>,
     private readonly config: VisionConfig,
     private readonly limits: VisionLimits,
   ) {
-    this.inFlight = new ImagesInFlightGate(limits.maxImagesInFlight);
+    this.inFlight = new AdmissionGate(limits.maxImagesInFlight, 'images');
   }
 
   /** One worker: images are short jobs, and the decoder workers need the cores. */
