@@ -14,6 +14,7 @@ module.exports = {
     '<rootDir>/tools/**/*.spec.ts',
     '<rootDir>/bench/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/test/support/**/*.spec.ts',
   ],
   // test/k8s, test/cluster and test/tracing need Go-built tools: npm run test:chart, test:cluster,
   // test:tracing. test/reliability runs minutes of load and faults: npm run test:reliability.
