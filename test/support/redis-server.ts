@@ -66,7 +66,10 @@ async function locate(): Promise<string> {
 
 async function probe(path: string): Promise<ServerBinary> {
   const { stdout } = await promisify(execFile)(path, ['--version']).catch((error: Error) => {
-    throw new Error(`cannot run the Redis server ${path} (${error.message})`, { cause: error });
+    const named = process.env.TESSERA_REDIS_SERVER ? ', named by TESSERA_REDIS_SERVER' : '';
+    throw new Error(`cannot run the Redis server ${path}${named} (${error.message})`, {
+      cause: error,
+    });
   });
   // "Redis server v=6.2.14 …" or "Valkey server v=9.1.2 …" (Valkey began at Redis 7.2).
   const major = Number(/\bv=(\d+)\./.exec(stdout)?.[1] ?? 0);
