@@ -11,7 +11,6 @@ import {
 } from '@tessera/decoder';
 import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import { ServedModels, type ModelToOpen } from '@tessera/service';
-import { Gauge } from 'prom-client';
 
 export interface ChatModel {
   spec: ModelSpec;
@@ -27,21 +26,15 @@ export interface ChatModel {
 export class ChatModels extends ServedModels<ChatModel, typeof DecoderModelOptionsSchema> {
   protected readonly capability = 'chat';
   protected readonly optionsSchema = DecoderModelOptionsSchema;
-  private readonly active = new Gauge({
-    name: 'tessera_chat_active_generations',
-    help: 'Generate calls of a chat model not yet finished (queued or decoding)',
-    labelNames: ['model'],
-    registers: [this.metrics],
-  });
+  private readonly active = this.modelGauge(
+    'tessera_chat_active_generations',
+    'Generate calls of a chat model not yet finished (queued or decoding)',
+  );
   /** Models whose readiness last said stalled (to log each change once). */
   private readonly stalled = new Set<string>();
 
-  protected async open({
-    spec,
-    options,
-    modelDir,
-    created,
-  }: ModelToOpen<DecoderModelOptions>): Promise<ChatModel> {
+  protected async open(entry: ModelToOpen<DecoderModelOptions>): Promise<ChatModel> {
+    const { spec, options, modelDir, created } = entry;
     const file = onnxFileFor(spec);
     const decoder = this.closesWithService(
       await DecoderModel.load({

@@ -58,12 +58,8 @@ export class EmbeddingModels extends ServedModels<
     );
   }
 
-  protected async open({
-    spec,
-    options,
-    modelDir,
-    created,
-  }: ModelToOpen<EmbeddingModelOptions>): Promise<EmbeddingModel> {
+  protected async open(entry: ModelToOpen<EmbeddingModelOptions>): Promise<EmbeddingModel> {
+    const { spec, options, modelDir, created } = entry;
     const encoder = this.closesWithService(
       await EncoderModel.load({
         modelDir,

@@ -66,12 +66,8 @@ export class ModerationModels extends ServedModels<
     );
   }
 
-  protected async open({
-    spec,
-    options,
-    modelDir,
-    created,
-  }: ModelToOpen<ModerationModelOptions>): Promise<ModerationModel> {
+  protected async open(entry: ModelToOpen<ModerationModelOptions>): Promise<ModerationModel> {
+    const { spec, options, modelDir, created } = entry;
     const own = {
       source: spec.source.raw,
       modelDir,

@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import type { ModelSpec } from '@tessera/models';
 import { ServedModels, type ModelToOpen } from '@tessera/service';
 import { PiperVoice } from '@tessera/tts';
-import { Counter, Gauge } from 'prom-client';
+import { Gauge } from 'prom-client';
 import { SpeechModelOptionsSchema, type SpeechModelOptions } from './speech-model.options';
 import { SynthesisBacklog } from './synthesis.backlog';
 import { resolveVoiceMap, voiceFileOf, voiceNames, type MappedVoice } from './voice.map';
@@ -29,12 +29,10 @@ export interface SpeechModel {
 export class SpeechModels extends ServedModels<SpeechModel, typeof SpeechModelOptionsSchema> {
   protected readonly capability = 'speech';
   protected readonly optionsSchema = SpeechModelOptionsSchema;
-  private readonly voiceRuns = new Counter({
-    name: 'tessera_speech_voice_runs_total',
-    help: 'Voice model runs (one per sentence, or per part of an over-long one)',
-    labelNames: ['model'],
-    registers: [this.metrics],
-  });
+  private readonly voiceRuns = this.modelCounter(
+    'tessera_speech_voice_runs_total',
+    'Voice model runs (one per sentence, or per part of an over-long one)',
+  );
   // What each voice file holds and its rate, against max_backlog_seconds (read when scraped).
   private readonly backlogGauges = [
     this.backlogGauge(
@@ -54,12 +52,8 @@ export class SpeechModels extends ServedModels<SpeechModel, typeof SpeechModelOp
     this.voiceRuns.inc({ model: model.spec.id });
   }
 
-  protected async open({
-    spec,
-    options,
-    modelDir,
-    created,
-  }: ModelToOpen<SpeechModelOptions>): Promise<SpeechModel> {
+  protected async open(entry: ModelToOpen<SpeechModelOptions>): Promise<SpeechModel> {
+    const { spec, options, modelDir, created } = entry;
     const where = `speech model '${spec.id}'`;
     // The voice files besides the entry's own are pulled as its companions (model-companions.ts).
     const directories = new Map<string, string>();

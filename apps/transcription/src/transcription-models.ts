@@ -6,7 +6,6 @@ import { spawnHelper } from '@tessera/audio';
 import type { ModelSpec } from '@tessera/models';
 import { AdmissionGate, Convoy } from '@tessera/runtime';
 import { ServedModels, type ModelToOpen } from '@tessera/service';
-import { Counter } from 'prom-client';
 import {
   TranscriptionModelOptionsSchema,
   type TranscriptionModelOptions,
@@ -34,12 +33,10 @@ export class TranscriptionModels extends ServedModels<
 > {
   protected readonly capability = 'transcription';
   protected readonly optionsSchema = TranscriptionModelOptionsSchema;
-  private readonly audioSeconds = new Counter({
-    name: 'tessera_transcription_audio_seconds_total',
-    help: 'Seconds of decoded input audio handed to the model',
-    labelNames: ['model'],
-    registers: [this.metrics],
-  });
+  private readonly audioSeconds = this.modelCounter(
+    'tessera_transcription_audio_seconds_total',
+    'Seconds of decoded input audio handed to the model',
+  );
 
   countAudio(model: TranscriptionModel, seconds: number): void {
     this.audioSeconds.inc({ model: model.spec.id }, seconds);
@@ -58,12 +55,8 @@ export class TranscriptionModels extends ServedModels<
     await spawnHelper().close();
   }
 
-  protected async open({
-    spec,
-    options,
-    created,
-    modelDir,
-  }: ModelToOpen<TranscriptionModelOptions>): Promise<TranscriptionModel> {
+  protected async open(entry: ModelToOpen<TranscriptionModelOptions>): Promise<TranscriptionModel> {
+    const { spec, options, created, modelDir } = entry;
     const whisper = this.closesWithService(
       await WhisperModel.load({
         modelDir,

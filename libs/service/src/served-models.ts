@@ -19,7 +19,7 @@ import {
 } from '@tessera/models';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { parseModelOptions } from '@tessera/runtime';
-import type { Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { z } from 'zod';
 import { SERVICE_CONFIG, type ServedModel } from './capability-service';
 
@@ -120,6 +120,16 @@ export abstract class ServedModels<M extends ServedModel, S extends z.ZodType = 
         modelDir: await store.resolve(companion),
       })),
     );
+  }
+
+  /** A counter of the capability's, one series per model (label `model`: its id). */
+  protected modelCounter(name: string, help: string): Counter<'model'> {
+    return new Counter({ name, help, labelNames: ['model'], registers: [this.metrics] });
+  }
+
+  /** A gauge of the capability's, one series per model (label `model`: its id). */
+  protected modelGauge(name: string, help: string): Gauge<'model'> {
+    return new Gauge({ name, help, labelNames: ['model'], registers: [this.metrics] });
   }
 
   /** Has close() free `resource`; returns it. */
