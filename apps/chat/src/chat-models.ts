@@ -3,13 +3,14 @@
 // sequence has left the engine, cancelled ones included).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ServiceConfig } from '@tessera/config';
-import { DecoderModel, DecoderModelOptionsSchema } from '@tessera/decoder';
+import { Injectable } from '@nestjs/common';
+import {
+  DecoderModel,
+  DecoderModelOptionsSchema,
+  type DecoderModelOptions,
+} from '@tessera/decoder';
 import { onnxFileFor, type ModelSpec } from '@tessera/models';
-import { METRICS_REGISTRY } from '@tessera/observability';
-import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
-import { Gauge, type Registry } from 'prom-client';
+import { ServedModels, type ModelToOpen } from '@tessera/service';
 
 export interface ChatModel {
   spec: ModelSpec;
@@ -22,55 +23,42 @@ export interface ChatModel {
 }
 
 @Injectable()
-export class ChatModels {
-  private readonly logger = new Logger(ChatModels.name);
-  private readonly served = new ServedModels<ChatModel>('chat');
-  private readonly active: Gauge<'model'>;
+export class ChatModels extends ServedModels<ChatModel, typeof DecoderModelOptionsSchema> {
+  protected readonly capability = 'chat';
+  protected readonly optionsSchema = DecoderModelOptionsSchema;
+  private readonly active = this.modelGauge(
+    'tessera_chat_active_generations',
+    'Generate calls of a chat model not yet finished (queued or decoding)',
+  );
   /** Models whose readiness last said stalled (to log each change once). */
   private readonly stalled = new Set<string>();
 
-  constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-    @Inject(METRICS_REGISTRY) registry: Registry,
-  ) {
-    this.active = new Gauge({
-      name: 'tessera_chat_active_generations',
-      help: 'Generate calls of a chat model not yet finished (queued or decoding)',
-      labelNames: ['model'],
-      registers: [registry],
-    });
-  }
-
-  /** Resolves every model locally (never downloads), loads it into workers and warms it. */
-  load(): Promise<void> {
-    return this.served.load(
-      this.config.modelsFile,
-      DecoderModelOptionsSchema,
-      async ({ spec, options, modelDir, created }) => {
-        const file = onnxFileFor(spec);
-        const decoder = await DecoderModel.load({
-          modelDir,
-          // A vision-language model in transformers.js's layout has no onnx/model.onnx: without
-          // an explicit `file`, the decoder's defaults find onnx/decoder_model_merged.onnx.
-          onnxFile: spec.file !== undefined || existsSync(join(modelDir, file)) ? file : undefined,
-          options,
-          onWarning: (message) => this.logger.warn(message),
-        });
-        await decoder.warmup();
-        this.active.set({ model: spec.id }, 0);
-        this.logger.log(
-          `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
-            `${decoder.info.vocabSize}${decoder.info.vision ? ', vision' : ''}) from ${modelDir}`,
-        );
-        return {
-          spec,
-          decoder,
-          created,
-          contextLength: decoder.info.contextLength,
-          extraCapabilities: decoder.info.vision ? ['vision'] : [],
-        };
-      },
+  protected async open(entry: ModelToOpen<DecoderModelOptions>): Promise<ChatModel> {
+    const { spec, options, modelDir, created } = entry;
+    const file = onnxFileFor(spec);
+    const decoder = this.closesWithService(
+      await DecoderModel.load({
+        modelDir,
+        // A vision-language model in transformers.js's layout has no onnx/model.onnx: without
+        // an explicit `file`, the decoder's defaults find onnx/decoder_model_merged.onnx.
+        onnxFile: spec.file !== undefined || existsSync(join(modelDir, file)) ? file : undefined,
+        options,
+        onWarning: (message) => this.logger.warn(message),
+      }),
     );
+    await decoder.warmup();
+    this.active.set({ model: spec.id }, 0);
+    this.logger.log(
+      `loaded ${spec.id} (context ${decoder.info.contextLength}, vocabulary ` +
+        `${decoder.info.vocabSize}${decoder.info.vision ? ', vision' : ''}) from ${modelDir}`,
+    );
+    return {
+      spec,
+      decoder,
+      created,
+      contextLength: decoder.info.contextLength,
+      extraCapabilities: decoder.info.vision ? ['vision'] : [],
+    };
   }
 
   /** Counts a generation of `model` as running; call the result once it has ended. */
@@ -103,18 +91,5 @@ export class ChatModels {
       parts[`${spec.id} progressing`] = progressing;
     }
     return parts;
-  }
-
-  /** The loaded model a request names, by id or alias. */
-  find(name: string): ChatModel | undefined {
-    return this.served.find(name);
-  }
-
-  all(): ChatModel[] {
-    return this.served.all();
-  }
-
-  async close(): Promise<void> {
-    for (const model of this.served.all()) await model.decoder.close();
   }
 }

@@ -1,7 +1,6 @@
 // Loads, warms and looks up the embeddings models the models file lists for this service.
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { onnxFileFor, type ModelSpec } from '@tessera/models';
-import type { ServiceConfig } from '@tessera/config';
 import {
   EncoderModel,
   batchItemsHistogram,
@@ -10,11 +9,9 @@ import {
   type EncoderInput,
   type EncoderOutcome,
 } from '@tessera/encoder';
-import { METRICS_REGISTRY } from '@tessera/observability';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
-import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
-import type { Histogram, Registry } from 'prom-client';
-import { EmbeddingModelOptionsSchema } from './embedding-model.options';
+import { ServedModels, type ModelToOpen } from '@tessera/service';
+import { EmbeddingModelOptionsSchema, type EmbeddingModelOptions } from './embedding-model.options';
 
 /** One input waiting in the micro-batcher, with the request it belongs to. */
 interface QueuedInput {
@@ -31,23 +28,18 @@ export interface EmbeddingModel {
 }
 
 @Injectable()
-export class EmbeddingModels {
-  private readonly logger = new Logger(EmbeddingModels.name);
-  private readonly served = new ServedModels<EmbeddingModel>('embeddings');
-
-  private readonly batchItems: Histogram<'model'>;
+export class EmbeddingModels extends ServedModels<
+  EmbeddingModel,
+  typeof EmbeddingModelOptionsSchema
+> {
+  protected readonly capability = 'embeddings';
+  protected readonly optionsSchema = EmbeddingModelOptionsSchema;
+  private readonly batchItems = batchItemsHistogram(
+    this.metrics,
+    'embeddings',
+    'Inputs per model run (micro-batch) of an embeddings model',
+  );
   private nextRequest = 0;
-
-  constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-    @Inject(METRICS_REGISTRY) registry: Registry,
-  ) {
-    this.batchItems = batchItemsHistogram(
-      registry,
-      'embeddings',
-      'Inputs per model run (micro-batch) of an embeddings model',
-    );
-  }
 
   /**
    * Embeds one request's inputs; they may share a batch with other requests'. Dropped unrun
@@ -66,52 +58,34 @@ export class EmbeddingModels {
     );
   }
 
-  /** Resolves every model locally (never downloads), loads it into workers and warms it. */
-  load(): Promise<void> {
-    return this.served.load(
-      this.config.modelsFile,
-      EmbeddingModelOptionsSchema,
-      async ({ spec, options, modelDir, created }) => {
-        const encoder = await EncoderModel.load({
-          modelDir,
-          onnxFile: onnxFileFor(spec),
-          runtime: options,
-          maxRequestTokens: options.max_request_tokens,
-          onWarning: (message) => this.logger.warn(message),
-        });
-        await encoder.warmup();
-        const batcher = encoderBatcher<QueuedInput, EncoderOutcome>(options, {
-          workers: encoder.workers,
-          cost: (item) => estimatedTokens(item.input),
-          run: (items) =>
-            encoder.embed(
-              items.map((item) => item.input),
-              items.map((item) => item.request),
-            ),
-          observe: (items) => this.batchItems.observe({ model: spec.id }, items),
-        });
-        this.logger.log(
-          `loaded ${spec.id} (${encoder.dimensions} dims, max ${encoder.maxTokens} tokens, ` +
-            `${encoder.pooling} pooling) from ${modelDir}`,
-        );
-        return { spec, encoder, batcher, created };
-      },
+  protected async open(entry: ModelToOpen<EmbeddingModelOptions>): Promise<EmbeddingModel> {
+    const { spec, options, modelDir, created } = entry;
+    const encoder = this.closesWithService(
+      await EncoderModel.load({
+        modelDir,
+        onnxFile: onnxFileFor(spec),
+        runtime: options,
+        maxRequestTokens: options.max_request_tokens,
+        onWarning: (message) => this.logger.warn(message),
+      }),
     );
-  }
-
-  /** The loaded model a request names, by id or alias. */
-  find(name: string): EmbeddingModel | undefined {
-    return this.served.find(name);
-  }
-
-  all(): EmbeddingModel[] {
-    return this.served.all();
-  }
-
-  async close(): Promise<void> {
-    for (const model of this.served.all()) {
-      await model.batcher.close();
-      await model.encoder.close();
-    }
+    await encoder.warmup();
+    const batcher = this.closesWithService(
+      encoderBatcher<QueuedInput, EncoderOutcome>(options, {
+        workers: encoder.workers,
+        cost: (item) => estimatedTokens(item.input),
+        run: (items) =>
+          encoder.embed(
+            items.map((item) => item.input),
+            items.map((item) => item.request),
+          ),
+        observe: (items) => this.batchItems.observe({ model: spec.id }, items),
+      }),
+    );
+    this.logger.log(
+      `loaded ${spec.id} (${encoder.dimensions} dims, max ${encoder.maxTokens} tokens, ` +
+        `${encoder.pooling} pooling) from ${modelDir}`,
+    );
+    return { spec, encoder, batcher, created };
   }
 }

@@ -1,9 +1,7 @@
 // Loads, warms and looks up the moderation models the models file lists for this service. A
 // public model is one or more classifiers (the entry's own source, then `options.classifiers`),
 // each with its own worker pool and micro-batcher, and the category map that merges them.
-import { dirname, resolve } from 'node:path';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ServiceConfig } from '@tessera/config';
+import { Injectable } from '@nestjs/common';
 import type { ModerationCategory } from '@tessera/contracts';
 import {
   ClassifierModel,
@@ -12,11 +10,9 @@ import {
   estimatedTokens,
   type ClassifierOutcome,
 } from '@tessera/encoder';
-import { METRICS_REGISTRY } from '@tessera/observability';
-import { ModelStore, companionSpecs, onnxFileFor, type ModelSpec } from '@tessera/models';
+import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
-import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
-import type { Histogram, Registry } from 'prom-client';
+import { ServedModels, type ModelToOpen } from '@tessera/service';
 import { resolveCategoryMap, uncoveredCategories, type CategoryRule } from './category.map';
 import {
   ModerationModelOptionsSchema,
@@ -44,22 +40,17 @@ export interface ModerationModel {
 }
 
 @Injectable()
-export class ModerationModels {
-  private readonly logger = new Logger(ModerationModels.name);
-  private readonly served = new ServedModels<ModerationModel>('moderation');
-  private readonly batchItems: Histogram<'model'>;
-  private readonly opened: ServedClassifier[] = [];
-
-  constructor(
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-    @Inject(METRICS_REGISTRY) registry: Registry,
-  ) {
-    this.batchItems = batchItemsHistogram(
-      registry,
-      'moderation',
-      'Texts per model run (micro-batch) of a moderation classifier',
-    );
-  }
+export class ModerationModels extends ServedModels<
+  ModerationModel,
+  typeof ModerationModelOptionsSchema
+> {
+  protected readonly capability = 'moderation';
+  protected readonly optionsSchema = ModerationModelOptionsSchema;
+  private readonly batchItems = batchItemsHistogram(
+    this.metrics,
+    'moderation',
+    'Texts per model run (micro-batch) of a moderation classifier',
+  );
 
   /**
    * Scores one request's texts with every classifier of the model (each text may share a
@@ -75,54 +66,43 @@ export class ModerationModels {
     );
   }
 
-  /** Resolves every classifier locally (never downloads), loads it into workers and warms it. */
-  load(): Promise<void> {
-    const store = new ModelStore();
-    const modelsDir = dirname(resolve(this.config.modelsFile));
-    return this.served.load(
-      this.config.modelsFile,
-      ModerationModelOptionsSchema,
-      async ({ spec, options, modelDir, created }) => {
-        const own = {
-          source: spec.source.raw,
-          modelDir,
-          onnxFile: onnxFileFor(spec),
-          activation: options.activation,
-          categories: options.categories,
-        };
-        // The same specs `npm run models -- pull` fetches (companionSpecs), in the same order.
-        const companions = companionSpecs(spec, modelsDir);
-        const extras = await Promise.all(
-          options.classifiers.map(async (extra, i) => ({
-            ...extra,
-            modelDir: await store.resolve(companions[i]),
-            onnxFile: onnxFileFor(companions[i]),
-          })),
-        );
-        const classifiers: ServedClassifier[] = [];
-        for (const classifier of [own, ...extras]) {
-          classifiers.push(await this.open(spec, options, classifier));
-        }
-        const uncovered = uncoveredCategories(classifiers.map((c) => c.rules));
-        if (uncovered.length === 13) {
-          throw new Error(`moderation model '${spec.id}' maps no category (options.categories)`);
-        }
-        this.logger.log(
-          `loaded ${spec.id} (${classifiers.length} classifier(s)); uncovered categories: ` +
-            (uncovered.join(', ') || 'none'),
-        );
-        return {
-          spec,
-          created,
-          classifiers,
-          uncoveredCategories: uncovered,
-          maxInputs: options.max_inputs,
-        };
-      },
+  protected async open(entry: ModelToOpen<ModerationModelOptions>): Promise<ModerationModel> {
+    const { spec, options, modelDir, created } = entry;
+    const own = {
+      source: spec.source.raw,
+      modelDir,
+      onnxFile: onnxFileFor(spec),
+      activation: options.activation,
+      categories: options.categories,
+    };
+    const companions = await this.resolveCompanions(spec);
+    const extras = options.classifiers.map((extra, i) => ({
+      ...extra,
+      modelDir: companions[i].modelDir,
+      onnxFile: onnxFileFor(companions[i].spec),
+    }));
+    const classifiers: ServedClassifier[] = [];
+    for (const classifier of [own, ...extras]) {
+      classifiers.push(await this.openClassifier(spec, options, classifier));
+    }
+    const uncovered = uncoveredCategories(classifiers.map((c) => c.rules));
+    if (uncovered.length === 13) {
+      throw new Error(`moderation model '${spec.id}' maps no category (options.categories)`);
+    }
+    this.logger.log(
+      `loaded ${spec.id} (${classifiers.length} classifier(s)); uncovered categories: ` +
+        (uncovered.join(', ') || 'none'),
     );
+    return {
+      spec,
+      created,
+      classifiers,
+      uncoveredCategories: uncovered,
+      maxInputs: options.max_inputs,
+    };
   }
 
-  private async open(
+  private async openClassifier(
     spec: ModelSpec,
     options: ModerationModelOptions,
     classifier: {
@@ -133,55 +113,36 @@ export class ModerationModels {
       categories: ModerationModelOptions['categories'];
     },
   ): Promise<ServedClassifier> {
-    const model = await ClassifierModel.load({
-      modelDir: classifier.modelDir,
-      onnxFile: classifier.onnxFile,
-      runtime: options,
-      windowOverlap: options.window_overlap_tokens,
-      maxWindows: options.max_windows_per_input,
-      activation: classifier.activation,
-      onWarning: (message) => this.logger.warn(message),
-    });
-    try {
-      const rules = resolveCategoryMap(
-        classifier.categories,
-        model.labels,
-        `moderation model '${spec.id}', classifier ${classifier.source}`,
-      );
-      await model.warmup();
-      const batcher = encoderBatcher<string, ClassifierOutcome>(options, {
+    const model = this.closesWithService(
+      await ClassifierModel.load({
+        modelDir: classifier.modelDir,
+        onnxFile: classifier.onnxFile,
+        runtime: options,
+        windowOverlap: options.window_overlap_tokens,
+        maxWindows: options.max_windows_per_input,
+        activation: classifier.activation,
+        onWarning: (message) => this.logger.warn(message),
+      }),
+    );
+    const rules = resolveCategoryMap(
+      classifier.categories,
+      model.labels,
+      `moderation model '${spec.id}', classifier ${classifier.source}`,
+    );
+    await model.warmup();
+    const batcher = this.closesWithService(
+      encoderBatcher<string, ClassifierOutcome>(options, {
         workers: model.workers,
         cost: estimatedTokens,
         run: (texts) => model.classify(texts),
         observe: (texts) => this.batchItems.observe({ model: spec.id }, texts),
-      });
-      this.logger.log(
-        `${spec.id}: classifier ${classifier.source} (labels ${model.labels.join(', ')}; ` +
-          `${model.activation}; windows of ${model.windowing.maxTokens} tokens) from ` +
-          classifier.modelDir,
-      );
-      const served = { source: classifier.source, model, batcher, rules };
-      this.opened.push(served);
-      return served;
-    } catch (error) {
-      await model.close();
-      throw error;
-    }
-  }
-
-  /** The loaded model a request names, by id or alias. */
-  find(name: string): ModerationModel | undefined {
-    return this.served.find(name);
-  }
-
-  all(): ModerationModel[] {
-    return this.served.all();
-  }
-
-  async close(): Promise<void> {
-    for (const classifier of this.opened) {
-      await classifier.batcher.close();
-      await classifier.model.close();
-    }
+      }),
+    );
+    this.logger.log(
+      `${spec.id}: classifier ${classifier.source} (labels ${model.labels.join(', ')}; ` +
+        `${model.activation}; windows of ${model.windowing.maxTokens} tokens) from ` +
+        classifier.modelDir,
+    );
+    return { source: classifier.source, model, batcher, rules };
   }
 }

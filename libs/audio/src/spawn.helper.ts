@@ -8,52 +8,14 @@
 // them on request; their output reaches the caller by a path of their own (the decoder has
 // ffmpeg write to a Unix socket it listens on), never through the helper.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HelperExit, HelperReport, HelperRequest } from './spawn-helper.protocol';
 
-/** The helper's whole program (plain JavaScript run with `node -e`, so no build step). */
-const HELPER_SOURCE = `
-'use strict';
-const { spawn } = require('node:child_process');
-const TAIL = 2048;
-const children = new Map();
-// With a callback, a message the closing channel cannot take is dropped, not an 'error' event.
-const tell = (message) => { if (process.connected) process.send(message, () => undefined); };
-process.on('message', (m) => {
-  if (m.op === 'spawn') {
-    let stderr = '';
-    let reported = false;
-    const report = (message) => { if (!reported) { reported = true; children.delete(m.id); tell(message); } };
-    const child = spawn(m.file, m.args, { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
-    children.set(m.id, child);
-    tell({ op: 'spawned', id: m.id, pid: child.pid });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text) => { stderr = (stderr + text).slice(-TAIL); });
-    child.once('error', (error) => report({ op: 'exit', id: m.id, code: null, signal: null, stderr, error: error.message }));
-    child.once('close', (code, signal) => report({ op: 'exit', id: m.id, code, signal, stderr }));
-  } else if (m.op === 'kill') {
-    children.get(m.id)?.kill('SIGKILL');
-  }
-});
-// The service is gone (or let us go): no child outlives it.
-process.on('disconnect', () => {
-  for (const child of children.values()) child.kill('SIGKILL');
-  process.exit(0);
-});
-`;
+export type { HelperExit } from './spawn-helper.protocol';
 
 /** How long close() lets the helper exit by itself before killing it. */
 const CLOSE_GRACE_MS = 2000;
-
-export interface HelperExit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  /** The end of what the child wrote to stderr. */
-  readonly stderr: string;
-  /** Set when the child could not be started (ENOENT, EACCES...). */
-  readonly error?: string;
-}
-
-type HelperMessage =
-  (HelperExit & { op: 'exit'; id: number }) | { op: 'spawned'; id: number; pid?: number };
 
 export interface HelperChild {
   /** Its process id once started; undefined when it could not start. Never rejects. */
@@ -80,14 +42,15 @@ export class SpawnHelper {
     // Gone before it was reported started (the helper died): it has no pid.
     void exited.then(() => this.started(id, undefined));
     if (this.pending.size === 1) this.setRef(helper, true);
-    helper.send({ op: 'spawn', id, file, args });
+    helper.send({ op: 'spawn', id, file, args } satisfies HelperRequest);
     let done = false;
     void exited.then(() => (done = true));
     return {
       pid,
       exited,
       kill: () => {
-        if (!done && this.helper === helper && helper.connected) helper.send({ op: 'kill', id });
+        if (done || this.helper !== helper || !helper.connected) return;
+        helper.send({ op: 'kill', id } satisfies HelperRequest);
       },
     };
   }
@@ -119,13 +82,15 @@ export class SpawnHelper {
 
   private running(): ChildProcess {
     if (this.helper?.connected) return this.helper;
-    // `node -e`: none of the service's own flags (--inspect, a heap size, a loader) carry over.
-    const helper: ChildProcess = spawn(process.execPath, ['-e', HELPER_SOURCE], {
+    // A plain `node`: none of the service's own flags (--inspect, a heap size, a loader) carry over.
+    const { args, env } = helperProgram();
+    const helper: ChildProcess = spawn(process.execPath, args, {
+      env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       windowsHide: true,
     });
     this.helper = helper;
-    helper.on('message', (message: HelperMessage) => {
+    helper.on('message', (message: HelperReport) => {
       if (message?.op === 'spawned') this.started(message.id, message.pid);
       if (message?.op !== 'exit') return;
       this.pending.get(message.id)?.(message);
@@ -162,6 +127,30 @@ export class SpawnHelper {
       channel?.unref?.();
     }
   }
+}
+
+/**
+ * How `node` runs spawn-helper.process: its compiled .js beside this file (dist/, the images), or
+ * from TypeScript sources (jest/ts-jest, where no .js exists) its .ts through ts-node, transpile
+ * only, which only exists in development and tests.
+ */
+function helperProgram(): { args: string[]; env?: NodeJS.ProcessEnv } {
+  const compiled = join(__dirname, 'spawn-helper.process.js');
+  if (existsSync(compiled)) return { args: [compiled] };
+  const source = join(__dirname, 'spawn-helper.process.ts');
+  return {
+    args: ['--require', require.resolve('ts-node/register/transpile-only'), source],
+    env: {
+      ...process.env,
+      // Plain CommonJS whatever tsconfig the working directory has, or none: the program imports
+      // only Node's own modules.
+      TS_NODE_SKIP_PROJECT: 'true',
+      TS_NODE_COMPILER_OPTIONS: JSON.stringify({ module: 'commonjs', moduleResolution: 'node10' }),
+      // ts-node would cache the compiler in the temporary directory, which is the service's own
+      // (uploads are spooled there, and specs check that nothing is left behind).
+      DISABLE_V8_COMPILE_CACHE: '1',
+    },
+  };
 }
 
 let shared: SpawnHelper | undefined;
