@@ -4,7 +4,7 @@
 // for; then the choice's one finish — 'stop' at an end-of-sequence token or a stop string,
 // 'length' at max tokens.
 import type { ChatTokenizer, SequenceDetokenizer } from '@tessera/text';
-import type { EngineEvent, FinishReason, GenerateJob, TokenLogprob } from './decoder.protocol';
+import type { GenerationEvent, FinishReason, GenerateJob, TokenLogprob } from './decoder.protocol';
 import type { SampledToken } from './sampling/sampler.contract';
 
 export interface TokenEmitterInit {
@@ -12,7 +12,7 @@ export interface TokenEmitterInit {
   readonly job: Pick<GenerateJob, 'stop' | 'logprobs' | 'maxTokens'>;
   readonly tokenizer: Pick<ChatTokenizer, 'detokenizer' | 'tokenInfo'>;
   readonly eos: ReadonlySet<number>;
-  readonly emit: (event: EngineEvent) => void;
+  readonly emit: (event: GenerationEvent) => void;
 }
 
 export class TokenEmitter {
