@@ -22,19 +22,14 @@ import {
   LogitBiasTokenError,
   toolsActive,
   type ChatGeneration,
-  type DecoderModel,
   type GenerationEvent,
 } from '@tessera/decoder';
-import {
-  GEN_AI,
-  METRICS_REGISTRY,
-  endModelRunSpan,
-  startModelRunSpan,
-} from '@tessera/observability';
+import { GEN_AI, METRICS_REGISTRY } from '@tessera/observability';
 import type { Registry } from 'prom-client';
 import { ChatTemplateError } from '@tessera/text';
 import { chatGenerationOf } from './chat-generation.mapper';
 import { ChatModels } from './chat-models';
+import { GenerationTrace } from './generation.trace';
 import { GrammarMetrics } from './grammar.metrics';
 
 @Injectable()
@@ -62,82 +57,56 @@ export class GenerateHandler {
       vision: model.decoder.info.vision,
     });
     const done = this.models.started(model);
-    let stream: ReturnType<DecoderModel['generate']> | undefined;
+    let trace: GenerationTrace | undefined;
+    let failure: unknown;
     try {
-      stream = modelCall(() =>
+      const events = modelCall(() =>
         model.decoder.generate(generation, { signal: ctx.signal, deadline: ctx.deadline }),
       );
-      traceModelRun(ctx, model.spec.id, stream);
-      let finishes = 0;
-      let last: GenerateResponse | null = null;
-      let first = true;
-      for await (const event of modelIteration(stream, generation)) {
-        const frame = frameOf(event);
-        if (first && frame.delta) {
-          // Settled before the first event: the prompt was tokenized to start the generation.
-          frame.delta.prompt_tokens = await stream.promptTokens;
-          first = false;
-        }
-        if (event.type === 'finish' && ++finishes === generation.n) {
-          // The last finish carries the usage of the whole request: held until it settles.
-          last = frame;
+      trace = new GenerationTrace(ctx.span, model.spec.id);
+      for await (const event of modelIteration(events, generation)) {
+        if (event.type === 'grammar') {
+          // Counted when told, so a generation cancelled after its compile counts it too.
+          this.grammar.record(model.spec.id, event);
           continue;
         }
-        yield frame;
+        trace.observe(event);
+        yield frameOf(event);
       }
-      if (last) {
-        const usage = await stream.usage;
-        ctx.span.setAttribute(GEN_AI.inputTokens, usage.promptTokens);
-        ctx.span.setAttribute(GEN_AI.outputTokens, usage.completionTokens);
-        yield {
-          ...last,
-          finish: {
-            ...last.finish,
-            usage: {
-              prompt_tokens: usage.promptTokens,
-              completion_tokens: usage.completionTokens,
-              total_tokens: usage.promptTokens + usage.completionTokens,
-            },
-          },
-        };
-      }
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
-      // The generation counts as running until the engine has let go of its sequences (its
-      // usage settles then, also when it was cancelled), not merely until this call ended.
-      if (stream) {
-        void stream.usage.then((usage) => {
-          this.grammar.record(model.spec.id, usage);
-          done();
-        }, done);
-      } else done();
+      // The model's stream has ended here (completed, failed, or left when this call was), so
+      // the engine has let go of the generation's sequences: it no longer counts as running.
+      trace?.end(failure);
+      done();
     }
   }
 }
 
 /**
- * The generation's model-run span: from the engine taking the request until it lets go of its
- * sequences (when its usage settles, also after a cancellation), with the token counts.
+ * A frame of the Generate stream. The prompt's token count rides on the first delta (what a
+ * stream the client leaves is billed for), the request's usage on the last finish.
  */
-function traceModelRun(
-  ctx: GrpcCallContext,
-  modelId: string,
-  stream: ReturnType<DecoderModel['generate']>,
-): void {
-  const span = startModelRunSpan(ctx.span, 'chat', modelId);
-  stream.usage.then(
-    (usage) => {
-      span.setAttribute(GEN_AI.inputTokens, usage.promptTokens);
-      span.setAttribute(GEN_AI.outputTokens, usage.completionTokens);
-      endModelRunSpan(span);
-    },
-    (error: unknown) => endModelRunSpan(span, error ?? 'failed'),
-  );
-}
-
-function frameOf(event: GenerationEvent): GenerateResponse {
+function frameOf(event: Exclude<GenerationEvent, { type: 'grammar' }>): GenerateResponse {
   if (event.type === 'finish') {
-    return { choice_index: event.choice, finish: { finish_reason: event.reason } };
+    const { usage } = event;
+    return {
+      choice_index: event.choice,
+      finish: {
+        finish_reason: event.reason,
+        ...(usage && {
+          usage: {
+            prompt_tokens: usage.promptTokens,
+            completion_tokens: usage.completionTokens,
+            total_tokens: usage.promptTokens + usage.completionTokens,
+          },
+        }),
+      },
+    };
   }
+  const prompt = event.promptTokens !== undefined && { prompt_tokens: event.promptTokens };
   if (event.type === 'tool_call') {
     const { index, id, name } = event;
     const first = id !== undefined ? { id, type: 'function', name: name ?? '' } : {};
@@ -146,6 +115,7 @@ function frameOf(event: GenerationEvent): GenerateResponse {
       delta: {
         tool_calls: [{ index, ...first, arguments: event.arguments }],
         tokens: event.tokens ?? 0,
+        ...prompt,
       },
     };
   }
@@ -154,6 +124,7 @@ function frameOf(event: GenerationEvent): GenerateResponse {
     delta: {
       content: event.text,
       tokens: event.tokens ?? 0,
+      ...prompt,
       logprobs: (event.logprobs ?? []).map((logprob) => ({
         token: logprob.token,
         logprob: logprob.logprob,

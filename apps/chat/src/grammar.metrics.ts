@@ -1,7 +1,7 @@
 // Prometheus metrics of the engine's grammar compiler (JSON mode, structured outputs, tools):
-// each constrained job reports whether its grammar came from the worker's cache and how long
-// compiling it took (GenerationUsage.grammar).
-import type { GenerationUsage } from '@tessera/decoder';
+// each constrained job tells, before its first token, whether its grammar came from the worker's
+// cache and how long compiling it took (the generation's 'grammar' event).
+import type { GenerationEvent } from '@tessera/decoder';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 export class GrammarMetrics {
@@ -29,9 +29,7 @@ export class GrammarMetrics {
     });
   }
 
-  record(model: string, usage: GenerationUsage): void {
-    const { grammar } = usage;
-    if (!grammar) return;
+  record(model: string, grammar: Extract<GenerationEvent, { type: 'grammar' }>): void {
     if (grammar.cacheHit) {
       this.cacheHits.inc({ model });
     } else {

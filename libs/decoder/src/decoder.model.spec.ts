@@ -35,6 +35,13 @@ async function collect(stream: AsyncIterable<GenerationEvent>): Promise<Generati
   return events;
 }
 
+/** The request's usage, which the generation's last finish carries. */
+function usageOf(events: readonly GenerationEvent[]) {
+  const last = events.at(-1);
+  if (last?.type !== 'finish' || !last.usage) throw new Error('the stream did not end with usage');
+  return last.usage;
+}
+
 describe('DecoderModel', () => {
   let model: DecoderModel;
 
@@ -66,22 +73,21 @@ describe('DecoderModel', () => {
     await events.return?.(undefined);
   });
 
-  it('streams events and then usage', async () => {
-    const stream = model.generate(generation({ logprobs: true }));
-    const events = await collect(stream);
+  it('streams events, the prompt’s count with the first and the usage with the last', async () => {
+    const events = await collect(model.generate(generation({ logprobs: true })));
     const deltas = events.filter((e) => e.type === 'delta');
     expect(deltas.flatMap((e) => e.logprobs ?? [])).toHaveLength(16);
+    const tokenizer = await loadChatTokenizer(TINY_LLAMA);
+    const promptTokens = tokenizer.encodeChat(MESSAGES).length;
     expect(events.at(-1)).toEqual({
       type: 'finish',
       choice: 0,
       reason: 'length',
       completionTokens: 16,
+      usage: { promptTokens, completionTokens: 16 },
     });
-    const tokenizer = await loadChatTokenizer(TINY_LLAMA);
-    await expect(stream.usage).resolves.toEqual({
-      promptTokens: tokenizer.encodeChat(MESSAGES).length,
-      completionTokens: 16,
-    });
+    expect(deltas[0].promptTokens).toBe(promptTokens);
+    for (const delta of deltas.slice(1)) expect(delta.promptTokens).toBeUndefined();
   });
 
   it('runs many generations at once, each with its own choices', async () => {
@@ -92,13 +98,13 @@ describe('DecoderModel', () => {
     expect(all.map((events) => events.filter((e) => e.type === 'finish').length)).toEqual([
       1, 2, 1,
     ]);
-    await expect(streams[1].usage).resolves.toMatchObject({ completionTokens: 12 });
+    expect(usageOf(all[1])).toMatchObject({ completionTokens: 12 });
+    // Only the last finish of a generation carries its usage.
+    expect(all[1].filter((e) => e.type === 'finish' && e.usage)).toHaveLength(1);
   });
 
   it('runs to the end of the context when no max tokens are given', async () => {
-    const stream = model.generate(generation({ maxTokens: undefined }));
-    await collect(stream);
-    const usage = await stream.usage;
+    const usage = usageOf(await collect(model.generate(generation({ maxTokens: undefined }))));
     expect(usage.promptTokens + usage.completionTokens).toBe(64);
   });
 
@@ -121,7 +127,8 @@ describe('DecoderModel', () => {
       expect(event.type).toBe('delta');
       break;
     }
-    await expect(stream.usage).rejects.toThrow(/left before/);
+    // Left, the stream is over.
+    await expect(stream.next()).resolves.toEqual({ done: true, value: undefined });
     // The worker is free for the next one.
     await expect(collect(model.generate(generation({ maxTokens: 2 })))).resolves.toHaveLength(3);
   });
@@ -190,12 +197,13 @@ describe.each([
     });
     const tokensOf = (ids: number[]) => ids.map((id) => tokenizer.tokenInfo(id).token);
     const run = async (messages: PromptMessage[]) => {
-      const stream = model.generate(generation({ messages, maxTokens: 16, logprobs: true }));
-      const events = await collect(stream);
+      const events = await collect(
+        model.generate(generation({ messages, maxTokens: 16, logprobs: true })),
+      );
       const tokens = events.flatMap((e) => (e.type === 'delta' ? (e.logprobs ?? []) : []));
       expect(tokens.length).toBeGreaterThan(0);
       expect(['length', 'stop']).toContain((events.at(-1) as { reason?: string }).reason);
-      expect((await stream.usage).completionTokens).toBeGreaterThan(0);
+      expect(usageOf(events).completionTokens).toBeGreaterThan(0);
       return tokens.map((t) => t.token);
     };
     try {

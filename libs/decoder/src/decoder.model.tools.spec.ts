@@ -49,6 +49,7 @@ async function run(model: DecoderModel, extra: Partial<ChatGeneration>): Promise
   const choices: Choice[] = [];
   const of = (i: number) => (choices[i] ??= { content: '', calls: [] });
   for await (const event of model.generate(generation(extra)) as AsyncIterable<GenerationEvent>) {
+    if (event.type === 'grammar') continue;
     const choice = of(event.choice);
     if (event.type === 'delta') choice.content += event.text;
     else if (event.type === 'finish') choice.reason = event.reason;

@@ -4,7 +4,6 @@
 import { resolve } from 'node:path';
 import {
   OrtWorkerPool,
-  WorkCancelledError,
   engineModule,
   type RuntimeOptions,
   type WorkBounds,
@@ -24,7 +23,6 @@ import type {
   DecoderModelInfo,
   GenerateJob,
   GenerationEvent,
-  GenerationUsage,
 } from './decoder.protocol';
 import { outputConstraintOf } from './grammar/output-constraint';
 import { toolsActive } from './grammar/tool-calls.constraint';
@@ -44,15 +42,6 @@ export interface DecoderModelLoadOptions {
   /** Where worker warnings go (e.g. an execution provider fallback). */
   readonly onWarning?: (message: string) => void;
 }
-
-/**
- * A generation's events, in order; `usage` settles once every choice has finished,
- * `promptTokens` once the prompt is tokenized (before the first event).
- */
-export type GenerationStream = AsyncIterable<GenerationEvent> & {
-  readonly usage: Promise<GenerationUsage>;
-  readonly promptTokens: Promise<number>;
-};
 
 /** A job ready for the workers and what lets go of what it holds until its prompt is prefilled. */
 interface PreparedJob {
@@ -151,9 +140,10 @@ export class DecoderModel {
    * With images, those checks are made from the images' headers before any is decoded, the
    * images are admitted within the model's bound on images in flight, then preprocessed (image
    * worker); every error of theirs (ImageDecodeError, ImageTooLargeError, QueueFullError too)
-   * comes from reading the stream.
+   * comes from reading the stream. The prompt's token count comes with the first delta or tool
+   * call, the request's usage with the last finish.
    */
-  generate(generation: ChatGeneration, bounds: WorkBounds = {}): GenerationStream {
+  generate(generation: ChatGeneration, bounds: WorkBounds = {}): AsyncGenerator<GenerationEvent> {
     const ready: PreparedJob | Promise<PreparedJob> =
       imageParts(generation.messages).length > 0
         ? this.prepareWithImages(generation, bounds)
@@ -164,45 +154,42 @@ export class DecoderModel {
     const toolCalls = toolsActive(generation)
       ? { format: this.toolCallFormat, forced: typeof generation.toolChoice === 'object' }
       : undefined;
-    let settle!: { resolve: (usage: GenerationUsage) => void; reject: (error: unknown) => void };
-    const usage = new Promise<GenerationUsage>((resolve, reject) => (settle = { resolve, reject }));
-    // Only the caller that reads it sees a failure; nobody else gets an unhandled rejection.
-    usage.catch(() => undefined);
-    let tokenized!: (tokens: number) => void;
-    const promptTokens = new Promise<number>((resolve) => (tokenized = resolve));
     async function* events(): AsyncGenerator<GenerationEvent> {
-      let completionTokens = 0;
-      let grammar: GenerationUsage['grammar'];
       let release: (() => void) | undefined;
       try {
         const prepared = await ready;
         release = prepared.release;
         const { job } = prepared;
         const promptTokens = job.promptIds.length;
-        tokenized(promptTokens);
         // The tiles are moved to the worker, not copied (the job is not read here again).
         const transfer = job.images ? [job.images.pixelValues.buffer as ArrayBuffer] : [];
         const stream = pool.stream(job, { ...bounds, transfer });
+        let output = false;
+        let finishes = 0;
+        let completionTokens = 0;
         for await (const event of toolCalls ? withToolCalls(stream, toolCalls) : stream) {
           if (event.type === 'grammar') {
-            grammar = { cacheHit: event.cacheHit, compileMs: event.compileMs };
+            yield event;
             continue;
           }
           // The first output comes once the prompt is prefilled: its tiles are no longer needed.
           release?.();
-          if (event.type === 'finish') completionTokens += event.completionTokens;
-          yield event;
+          if (event.type !== 'finish') {
+            yield output ? event : { ...event, promptTokens };
+            output = true;
+            continue;
+          }
+          completionTokens += event.completionTokens;
+          // The last choice to finish ends the generation: its finish carries the counts.
+          yield ++finishes === job.n
+            ? { ...event, usage: { promptTokens, completionTokens } }
+            : event;
         }
-        settle.resolve({ promptTokens, completionTokens, ...(grammar && { grammar }) });
-      } catch (error) {
-        settle.reject(error);
-        throw error;
       } finally {
         release?.();
-        settle.reject(new WorkCancelledError('the stream was left before the generation ended'));
       }
     }
-    return Object.assign(events(), { usage, promptTokens });
+    return events();
   }
 
   /** The prompt as the model sees it: the rendered chat template (for tests and logs). */

@@ -118,7 +118,11 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
 /**
  * What a generation streams, per choice: text deltas (with the logprobs of the tokens that made
- * them, when asked) and then exactly one finish per choice.
+ * them, when asked) and then exactly one finish per choice; for a constrained job, first, how
+ * its grammar was obtained. The worker streams them bare (the pool's stream carries events, not
+ * the job's result); DecoderModel adds the prompt's token count to the generation's first delta
+ * or tool call and the request's usage to its last finish, so a reader never waits on anything
+ * but the stream.
  */
 export type GenerationEvent =
   | {
@@ -131,6 +135,8 @@ export type GenerationEvent =
        * stream cut short is billed by their sum; the finish's count is the exact total).
        */
       readonly tokens?: number;
+      /** On the generation's first delta or tool call: the prompt's tokens. */
+      readonly promptTokens?: number;
     }
   | {
       /**
@@ -147,29 +153,29 @@ export type GenerationEvent =
       readonly arguments: string;
       /** As a delta's: completion tokens since the choice's previous event. */
       readonly tokens?: number;
+      /** As a delta's: on the generation's first delta or tool call. */
+      readonly promptTokens?: number;
     }
   | {
       readonly type: 'finish';
       readonly choice: number;
       readonly reason: FinishReason;
+      /** This choice's. */
       readonly completionTokens: number;
+      /** On the generation's last finish (every choice has finished): the request's counts. */
+      readonly usage?: GenerationUsage;
+    }
+  | {
+      /** Before a constrained job's first token: its grammar came from the cache or was compiled. */
+      readonly type: 'grammar';
+      readonly cacheHit: boolean;
+      readonly compileMs: number;
     };
 
-/**
- * What the worker streams: the generation's events and, for a constrained job, before its first
- * token, how its grammar was obtained (DecoderModel folds that into `GenerationUsage.grammar`;
- * the pool's stream carries events, not the job's result).
- */
-export type EngineEvent =
-  | GenerationEvent
-  | { readonly type: 'grammar'; readonly cacheHit: boolean; readonly compileMs: number };
-
-/** The job's result once every choice has finished. */
+/** A generation's token counts once every choice has finished (also the worker's job result). */
 export interface GenerationUsage {
   readonly promptTokens: number;
   readonly completionTokens: number;
-  /** How the job's grammar was obtained, when it had a constraint (counted as metrics). */
-  readonly grammar?: { readonly cacheHit: boolean; readonly compileMs: number };
 }
 
 /** What a loaded chat model reports (GET /v1/models, request validation). */
@@ -226,5 +232,5 @@ export interface DecoderEngineTypes {
   readonly info: DecoderEngineInfo;
   readonly request: GenerateJob;
   readonly result: GenerationUsage;
-  readonly chunk: EngineEvent;
+  readonly chunk: GenerationEvent;
 }

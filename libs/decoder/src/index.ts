@@ -13,7 +13,7 @@ export {
 } from './decoder.errors';
 export { type DecoderGraph, type KvType } from './decoder.graph';
 export { DecoderModelOptionsSchema, type DecoderModelOptions } from './decoder-model.options';
-export { DecoderModel, type DecoderModelLoadOptions, type GenerationStream } from './decoder.model';
+export { DecoderModel, type DecoderModelLoadOptions } from './decoder.model';
 export { DecoderSession } from './decoder.session';
 export { outputConstraintOf } from './grammar/output-constraint';
 export { toolsActive } from './grammar/tool-calls.constraint';

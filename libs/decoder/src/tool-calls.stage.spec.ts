@@ -1,12 +1,12 @@
-import type { EngineEvent, GenerationEvent, TokenLogprob } from './decoder.protocol';
+import type { GenerationEvent, TokenLogprob } from './decoder.protocol';
 import { withToolCalls } from './tool-calls.stage';
 
-async function* eventsOf(events: EngineEvent[]): AsyncGenerator<EngineEvent> {
+async function* eventsOf(events: GenerationEvent[]): AsyncGenerator<GenerationEvent> {
   for (const event of events) yield await Promise.resolve(event);
 }
 
-async function collect(events: EngineEvent[], forced = false): Promise<EngineEvent[]> {
-  const out: EngineEvent[] = [];
+async function collect(events: GenerationEvent[], forced = false): Promise<GenerationEvent[]> {
+  const out: GenerationEvent[] = [];
   for await (const event of withToolCalls(eventsOf(events), { format: 'hermes', forced })) {
     out.push(event);
   }
@@ -53,7 +53,7 @@ describe('withToolCalls', () => {
   });
 
   it('passes the grammar report through', async () => {
-    const report: EngineEvent = { type: 'grammar', cacheHit: true, compileMs: 0 };
+    const report: GenerationEvent = { type: 'grammar', cacheHit: true, compileMs: 0 };
     expect(await collect([report, delta(0, 'x'), finish(0)])).toEqual([
       report,
       delta(0, 'x'),

@@ -3,7 +3,7 @@
 // 'tool_call' events in OpenAI's delta shape, never the calls' markup. Main thread, after the
 // worker's stream.
 import { TOOL_CALL_SYNTAX, ToolCallParser, type ToolCallFormatName } from '@tessera/text';
-import type { EngineEvent, GenerationEvent, TokenLogprob } from './decoder.protocol';
+import type { GenerationEvent, TokenLogprob } from './decoder.protocol';
 
 export interface ToolCallStageOptions {
   readonly format: ToolCallFormatName;
@@ -24,9 +24,9 @@ interface ChoiceState {
 
 /** Deltas and finishes are parsed; every other event (the grammar's report) passes through. */
 export async function* withToolCalls(
-  source: AsyncIterable<EngineEvent>,
+  source: AsyncIterable<GenerationEvent>,
   { format, forced }: ToolCallStageOptions,
-): AsyncGenerator<EngineEvent> {
+): AsyncGenerator<GenerationEvent> {
   const choices = new Map<number, ChoiceState>();
   const stateOf = (choice: number): ChoiceState => {
     let state = choices.get(choice);

@@ -7,7 +7,7 @@ import { ContinuousBatchScheduler, type SchedulerLimits } from '../src/continuou
 import { readDecoderConfig } from '../src/decoder.config';
 import type {
   DecoderEngineTypes,
-  EngineEvent,
+  GenerationEvent,
   GenerateJob,
   GenerationUsage,
 } from '../src/decoder.protocol';
@@ -19,7 +19,7 @@ import { TINY_LLAMA } from './tiny-models';
 export const GREEDY = { ...DEFAULT_SAMPLING_OPTIONS, temperature: 0 };
 
 export interface StartedJob {
-  readonly events: EngineEvent[];
+  readonly events: GenerationEvent[];
   readonly done: Promise<GenerationUsage>;
   readonly controller: AbortController;
 }
@@ -84,7 +84,7 @@ export class SchedulerHarness {
     emit?: JobContext<DecoderEngineTypes>['emit'],
   ): StartedJob {
     const controller = new AbortController();
-    const events: EngineEvent[] = [];
+    const events: GenerationEvent[] = [];
     const done = target.run(request, {
       signal: controller.signal,
       emit: (event, transfer) => {
@@ -100,10 +100,10 @@ export class SchedulerHarness {
 }
 
 /** The text a job streamed for one choice. */
-export const text = (events: EngineEvent[], choice = 0) =>
+export const text = (events: GenerationEvent[], choice = 0) =>
   events.map((e) => (e.type === 'delta' && e.choice === choice ? e.text : '')).join('');
 
-export const logprobs = (events: EngineEvent[]) =>
+export const logprobs = (events: GenerationEvent[]) =>
   events.flatMap((e) => (e.type === 'delta' ? (e.logprobs ?? []) : [])).map((l) => l.logprob);
 
 /** Yields to the event loop (the scheduler's steps) until `condition` holds. */
