@@ -11,10 +11,10 @@ import {
   codePointLength,
   modelNotServed,
   type AudioChunk,
-  type GrpcCallContext,
   type SynthesizeRequest__Output,
 } from '@tessera/contracts';
 import { GEN_AI, endModelRunSpan, startModelRunSpan } from '@tessera/observability';
+import type { GrpcCallContext } from '@tessera/service';
 import { runAudio, textRuns } from '@tessera/tts';
 import { SPEECH_ENCODE, type SpeechEncode } from './speech.encoder';
 import { SPEECH_FRONT_END, type SpeechFrontEnd } from './speech.front-end';
