@@ -6,10 +6,11 @@
 // content type and rate on the first message, usage on the last. The caller going away aborts
 // `ctx.signal`: no further run starts and the encoder is killed.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AUDIO_CONTENT_TYPES, SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
+import { SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
 import {
   codePointLength,
   modelNotServed,
+  AUDIO_CONTENT_TYPES,
   type AudioChunk,
   type SynthesizeRequest__Output,
 } from '@tessera/contracts';

@@ -44,6 +44,7 @@ export type { ModerationClient, ModerationHandlers } from './generated/tessera/v
 export * from './moderation.categories';
 export * from './moderation.bounds';
 export * from './speech.bounds';
+export * from './speech.formats';
 export type * from './generated/tessera/v1/SynthesizeRequest';
 export type * from './generated/tessera/v1/AudioChunk';
 export type * from './generated/tessera/v1/SpeechUsage';
