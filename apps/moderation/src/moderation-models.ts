@@ -13,7 +13,8 @@ import {
   type ClassifierOutcome,
 } from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { ModelStore, companionSpecs, onnxFileFor, type ModelSpec } from '@tessera/models';
+import { companionSpecs, onnxFileFor, type ModelSpec } from '@tessera/models';
+import { ModelStore } from '@tessera/models/store';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import type { Histogram, Registry } from 'prom-client';

@@ -5,8 +5,9 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
+import { ModelStore } from '@tessera/models/store';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { ModelStore, companionSpecs, type ModelSpec } from '@tessera/models';
+import { companionSpecs, type ModelSpec } from '@tessera/models';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import { PiperVoice } from '@tessera/tts';
 import { Counter, Gauge, type Registry } from 'prom-client';

@@ -3,13 +3,8 @@
 // with a message naming the model), its directory resolved locally (never downloaded) and its
 // stable `created` time, then opened by the capability; and the lookup by id or alias.
 import type { Capability } from '@tessera/contracts';
-import {
-  ModelRegistry,
-  ModelStore,
-  loadModelsFile,
-  modelCreatedAt,
-  type ModelSpec,
-} from '@tessera/models';
+import { ModelRegistry, loadModelsFile, type ModelSpec } from '@tessera/models';
+import { ModelStore, modelCreatedAt } from '@tessera/models/store';
 import { parseModelOptions } from '@tessera/runtime';
 import type { z } from 'zod';
 import type { ServedModel } from './capability-service';
