@@ -7,6 +7,7 @@ import {
   batchItemsHistogram,
   encoderBatcher,
   estimatedTokens,
+  EmbeddingModelOptionsSchema,
   type EncoderInput,
   type EncoderOutcome,
 } from '@tessera/encoder';
@@ -14,7 +15,6 @@ import { METRICS_REGISTRY } from '@tessera/observability';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import type { Histogram, Registry } from 'prom-client';
-import { EmbeddingModelOptionsSchema } from './embedding-model.options';
 
 /** One input waiting in the micro-batcher, with the request it belongs to. */
 interface QueuedInput {

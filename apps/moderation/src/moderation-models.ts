@@ -10,7 +10,12 @@ import {
   batchItemsHistogram,
   encoderBatcher,
   estimatedTokens,
+  resolveCategoryMap,
+  uncoveredCategories,
+  ModerationModelOptionsSchema,
   type ClassifierOutcome,
+  type CategoryRule,
+  type ModerationModelOptions,
 } from '@tessera/encoder';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { companionSpecs, onnxFileFor, type ModelSpec } from '@tessera/models';
@@ -18,11 +23,6 @@ import { ModelStore } from '@tessera/models/store';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { SERVICE_CONFIG, ServedModels } from '@tessera/service';
 import type { Histogram, Registry } from 'prom-client';
-import { resolveCategoryMap, uncoveredCategories, type CategoryRule } from './category.map';
-import {
-  ModerationModelOptionsSchema,
-  type ModerationModelOptions,
-} from './moderation-model.options';
 
 /** One classifier behind a public model: its runtime, its batcher and its category rules. */
 export interface ServedClassifier {
