@@ -4,7 +4,8 @@
 // map, the formats, speed, streaming, the events and cancellation. Most tests use a copy of the
 // multi-speaker fixture voice with its noise scales at 0 (QUIET_MODEL), so that one
 // request always gives the same audio and a difference means the request differed.
-import { probeAudio, SPEECH_OUTPUT_SAMPLE_RATE, type AudioFormat } from '@tessera/audio';
+import { probeAudio, SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
+import type { AudioFormat } from '@tessera/contracts';
 import { expectSchema } from './support/openai-schemas';
 import {
   QUIET_MODEL,

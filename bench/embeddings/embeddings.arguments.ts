@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench:embeddings -- [options]`: the encoder benchmarks'
 // options (bench/lib/encoder-bench.arguments.ts) with the embeddings service's defaults.
+import { EmbeddingModelOptionsSchema } from '@tessera/encoder';
 import type { z } from 'zod';
-import { EmbeddingModelOptionsSchema } from '../../apps/embeddings/src/embedding-model.options';
 import {
   parseEncoderBenchArguments,
   type EncoderBenchArguments,

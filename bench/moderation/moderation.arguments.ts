@@ -2,8 +2,8 @@
 // options (bench/lib/encoder-bench.arguments.ts) with the moderation service's defaults. The
 // bench model's category map is not an option: it is the default model's, from
 // config/models.yaml (moderation.model-map.ts).
+import { ModerationModelOptionsSchema } from '@tessera/encoder';
 import type { z } from 'zod';
-import { ModerationModelOptionsSchema } from '../../apps/moderation/src/moderation-model.options';
 import {
   parseEncoderBenchArguments,
   type EncoderBenchArguments,

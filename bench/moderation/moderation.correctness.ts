@@ -3,8 +3,8 @@
 // same category map (apps/moderation's applyCategoryMap), and every result listing all 13
 // OpenAI categories.
 import { MODERATION_CATEGORIES } from '@tessera/contracts';
+import { applyCategoryMap, type CategoryRule } from '@tessera/encoder';
 import OpenAI from 'openai';
-import { applyCategoryMap, type CategoryRule } from '../../apps/moderation/src/category.map';
 import { spreadByLength, type BenchSentence } from '../lib/sentence.corpus';
 import type { DirectClassifier } from './direct-classifier.reference';
 

@@ -2,7 +2,7 @@
 // config/models.yaml; it must resolve against toxic-bert's labels, which the committed fixture
 // tiny-toxic-bert has like the generated bench model (both from tools/fixtures classifiers.py).
 import { join } from 'node:path';
-import { applyCategoryMap } from '../../apps/moderation/src/category.map';
+import { applyCategoryMap } from '@tessera/encoder';
 import { benchModelMap } from './moderation.model-map';
 
 const REPO = join(__dirname, '..', '..');

@@ -4,8 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { resolveCategoryMap, type CategoryRule } from '../../apps/moderation/src/category.map';
-import { CategoryMapSchema } from '../../apps/moderation/src/moderation-model.options';
+import { resolveCategoryMap, CategoryMapSchema, type CategoryRule } from '@tessera/encoder';
 
 const DEFAULT_MODEL_ID = 'toxic-bert';
 

@@ -1,5 +1,6 @@
 // Fails `npm run lint` on an import cycle — between files (inside a lib or across libs, type-only
-// imports included), between libs as units — and on a lib importing an app.
+// imports included), between libs as units —, on a lib, a benchmark or a tool importing an app,
+// and on libs/contracts (what both sides of a gRPC call share) importing any other lib of ours.
 //
 // Hand-written on the TypeScript compiler API because no maintained tool fits what is installed:
 // eslint-plugin-import does not support ESLint 10, and eslint-plugin-import-x, madge and dpdm are
@@ -140,12 +141,25 @@ for (const component of cycles(libEdges.keys(), libTargets)) {
   );
 }
 
+// Apps import libs, and the benchmarks and tools drive apps from outside (built entry points,
+// HTTP): none of them reaches into an app's files. Only apps and end-to-end tests may.
+const IMPORTERS_OF_NO_APP = { libs: 'lib', bench: 'benchmark', tools: 'tool' };
 for (const [file, imports] of graph) {
-  if (libOf(file) === undefined) continue;
+  const kind = IMPORTERS_OF_NO_APP[relative(file).split('/')[0]];
+  if (kind === undefined) continue;
   for (const target of imports) {
     if (relative(target).startsWith('apps/')) {
-      problems.push(`lib imports an app: ${relative(file)} -> ${relative(target)}`);
+      problems.push(`${kind} imports an app: ${relative(file)} -> ${relative(target)}`);
     }
+  }
+}
+
+// The contracts are loaded by the gateway and by every service: an arrow out of them would make
+// each process load that lib too (the gateway, the runtime's worker pool).
+const LIBS_IMPORTING_NO_LIB = ['contracts'];
+for (const lib of LIBS_IMPORTING_NO_LIB) {
+  for (const [to, example] of libEdges.get(lib) ?? []) {
+    problems.push(`libs/${lib} imports another lib (${to}): ${example}`);
   }
 }
 
@@ -154,4 +168,7 @@ if (problems.length > 0) {
   console.error(`import-cycles: ${problems.length} problem(s) in ${graph.size} files`);
   process.exit(1);
 }
-console.log(`import-cycles: ${graph.size} files, no import cycle, no lib importing an app`);
+console.log(
+  `import-cycles: ${graph.size} files, no import cycle, no app imported from outside apps and ` +
+    `tests, no lib imported by ${LIBS_IMPORTING_NO_LIB.join(', ')}`,
+);

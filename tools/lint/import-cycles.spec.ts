@@ -91,3 +91,32 @@ it('fails on a lib importing an app', () => {
   expect(status).toBe(1);
   expect(stderr).toContain('lib imports an app: libs/a/src/one.ts -> apps/web/src/main.ts');
 });
+
+it('fails on a benchmark importing an app', () => {
+  write('tsconfig.json', JSON.stringify({ ...TSCONFIG, include: ['apps', 'libs', 'bench'] }));
+  write('bench/web/web.bench.ts', "import { main } from '../../apps/web/src/main';\nvoid main;\n");
+  const { status, stderr } = check();
+  expect(status).toBe(1);
+  expect(stderr).toContain(
+    'benchmark imports an app: bench/web/web.bench.ts -> apps/web/src/main.ts',
+  );
+});
+
+it('fails on libs/contracts importing another lib, type-only imports included', () => {
+  const paths = { ...TSCONFIG.compilerOptions.paths, '@demo/contracts': ['libs/contracts/src'] };
+  write(
+    'tsconfig.json',
+    JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, paths } }),
+  );
+  write('libs/contracts/src/index.ts', 'export const CAPABILITIES = [];\n');
+  expect(check()).toEqual({ status: 0, stderr: '' });
+  write(
+    'libs/contracts/src/index.ts',
+    "import type { one } from '@demo/a';\nexport const CAPABILITIES: (typeof one)[] = [];\n",
+  );
+  const { status, stderr } = check();
+  expect(status).toBe(1);
+  expect(stderr).toContain(
+    'libs/contracts imports another lib (a): libs/contracts/src/index.ts -> libs/a/src/index.ts',
+  );
+});

@@ -1,7 +1,8 @@
 // The `npm run models` command line, as a function of its arguments and streams so that it can
 // be tested without a child process. Errors are printed as their message: they are written for
 // the person at the terminal, and a stack trace would bury them.
-import { loadModelsFile, ModelStore } from '@tessera/models';
+import { loadModelsFile } from '@tessera/models';
+import { ModelStore } from '@tessera/models/store';
 import { CliUsageError, parseCliArguments } from './cli.arguments';
 import { USAGE } from './cli.usage';
 import { listModels } from './list.command';

@@ -1,4 +1,5 @@
-import type { ModelAvailability, ModelStore, ModelsFile } from '@tessera/models';
+import type { ModelsFile } from '@tessera/models';
+import type { ModelAvailability, ModelStore } from '@tessera/models/store';
 import { renderTextTable } from './text-table.renderer';
 
 const CACHED: Record<ModelAvailability, string> = {

@@ -1,8 +1,8 @@
 // Shows a pull's progress: a byte-counting bar per file on a terminal, and one line per finished
 // file elsewhere (CI logs, init containers), where redrawn bars would only be noise.
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import type { PullProgressEvent } from '@tessera/models';
 import { formatByteSize } from './byte-size.format';
+import type { PullProgressEvent } from '@tessera/models/store';
 
 export interface ProgressStream extends NodeJS.WritableStream {
   readonly isTTY?: boolean;

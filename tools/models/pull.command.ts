@@ -1,16 +1,13 @@
 import { dirname } from 'node:path';
+import { companionSpecs, ModelRegistry, type ModelSpec, type ModelsFile } from '@tessera/models';
 import {
-  companionSpecs,
   HubOfflineError,
   HubUnreachableError,
   ModelDownloadError,
   ModelNotAvailableError,
-  ModelRegistry,
-  type ModelSpec,
   type ModelStore,
-  type ModelsFile,
   type PullResult,
-} from '@tessera/models';
+} from '@tessera/models/store';
 import { formatByteSize } from './byte-size.format';
 import { CliUsageError } from './cli.arguments';
 import { createPullProgressReporter, type ProgressStream } from './pull-progress.reporter';

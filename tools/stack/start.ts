@@ -5,13 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { implementedCapabilities, upstreamAddressVariable } from '@tessera/contracts';
-import {
-  ModelStore,
-  companionSpecs,
-  loadModelsFile,
-  modelsFor,
-  type ModelsFile,
-} from '@tessera/models';
+import { companionSpecs, loadModelsFile, modelsFor, type ModelsFile } from '@tessera/models';
+import { ModelStore } from '@tessera/models/store';
 import { CliUsageError } from '../models/cli.arguments';
 import { pullModels } from '../models/pull.command';
 import { ProcessGroup } from './process-group';

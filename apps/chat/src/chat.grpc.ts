@@ -2,9 +2,9 @@
 // load (with warm-up), list (with their context length) and close. The host adds ListModels,
 // health and the drain.
 import { Injectable } from '@nestjs/common';
-import { GrpcHandlerWrapper, type ChatHandlers } from '@tessera/contracts';
+import type { ChatHandlers } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
-import type { CapabilityService, ServedModel } from '@tessera/service';
+import { GrpcHandlerWrapper, type CapabilityService, type ServedModel } from '@tessera/service';
 import { ChatModels } from './chat-models';
 import { GenerateHandler } from './generate.handler';
 

@@ -1,7 +1,7 @@
 // The Generate call: the request as a ChatGeneration, the model's generation stream as frames
 // tagged with their choice, and the model's refusals (prompt past the context, a logit_bias id
 // outside the vocabulary, a conversation the chat template refuses) as OpenAI 400s. The queue's
-// refusal (429) and the caller going away reach the caller through the contracts' one table
+// refusal (429) and the caller going away reach the caller through the service layer's one table
 // (grpcStatusErrorOf): the model stops the sequence when `signal` aborts, which frees its slot
 // before the next step.
 import { Inject, Injectable } from '@nestjs/common';
@@ -11,7 +11,6 @@ import {
   modelNotServed,
   type GenerateRequest__Output,
   type GenerateResponse,
-  type GrpcCallContext,
 } from '@tessera/contracts';
 import {
   ContextLengthExceededError,
@@ -26,6 +25,7 @@ import {
 } from '@tessera/decoder';
 import { GEN_AI, METRICS_REGISTRY } from '@tessera/observability';
 import type { Registry } from 'prom-client';
+import type { GrpcCallContext } from '@tessera/service';
 import { ChatTemplateError } from '@tessera/text';
 import { chatGenerationOf } from './chat-generation.mapper';
 import { ChatModels } from './chat-models';

@@ -88,7 +88,7 @@ export class EmbedHandler {
     return inModelRunSpan(context.span, 'embeddings', model.spec.id, (span) => {
       span.setAttribute('tessera.batch.items', inputs.length);
       // The runtime's refusals (queue full, cancelled, deadline, closed) reach the caller as
-      // their status through the contracts' one table (grpcStatusErrorOf).
+      // their status through the service layer's one table (grpcStatusErrorOf).
       return this.models.embed(model, inputs, context);
     });
   }

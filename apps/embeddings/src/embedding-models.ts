@@ -6,12 +6,13 @@ import {
   batchItemsHistogram,
   encoderBatcher,
   estimatedTokens,
+  EmbeddingModelOptionsSchema,
+  type EmbeddingModelOptions,
   type EncoderInput,
   type EncoderOutcome,
 } from '@tessera/encoder';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { ServedModels, type ModelToOpen } from '@tessera/service';
-import { EmbeddingModelOptionsSchema, type EmbeddingModelOptions } from './embedding-model.options';
 
 /** One input waiting in the micro-batcher, with the request it belongs to. */
 interface QueuedInput {

@@ -1,9 +1,9 @@
 // The embeddings capability as the shared service host runs it: its gRPC handlers, and its
 // models' load (with warm-up), list and close. The host adds ListModels, health and the drain.
 import { Injectable } from '@nestjs/common';
-import { GrpcHandlerWrapper, type EmbeddingsHandlers } from '@tessera/contracts';
+import type { EmbeddingsHandlers } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
-import type { CapabilityService, ServedModel } from '@tessera/service';
+import { GrpcHandlerWrapper, type CapabilityService, type ServedModel } from '@tessera/service';
 import { EmbedHandler } from './embed.handler';
 import { EmbeddingModels } from './embedding-models';
 

@@ -3,10 +3,8 @@
 // gateway refuses most bad input before it reaches the service).
 import { INVALID_SPAN_CONTEXT, trace } from '@opentelemetry/api';
 import { GrpcStatusError, type ClassifyRequest__Output } from '@tessera/contracts';
-import type { ClassifierOutcome } from '@tessera/encoder';
-import { resolveCategoryMap } from './category.map';
+import { resolveCategoryMap, CategoryMapSchema, type ClassifierOutcome } from '@tessera/encoder';
 import { ClassifyHandler } from './classify.handler';
-import { CategoryMapSchema } from './moderation-model.options';
 import type { ModerationModel, ModerationModels } from './moderation-models';
 
 const LABELS = ['insult', 'threat'];

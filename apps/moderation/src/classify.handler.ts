@@ -12,10 +12,9 @@ import {
   type ClassifyResponse,
   type ModerationItem__Output,
 } from '@tessera/contracts';
-import type { ClassifierOutcome } from '@tessera/encoder';
+import { applyCategoryMap, type ClassifierOutcome } from '@tessera/encoder';
 import { GEN_AI, inModelRunSpan } from '@tessera/observability';
 import type { WorkBounds } from '@tessera/runtime';
-import { applyCategoryMap } from './category.map';
 import { ModerationModels, type ModerationModel } from './moderation-models';
 
 const invalidInput = (message: string, param = 'input', code: string | null = null) =>

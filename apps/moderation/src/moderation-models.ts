@@ -8,16 +8,16 @@ import {
   batchItemsHistogram,
   encoderBatcher,
   estimatedTokens,
+  resolveCategoryMap,
+  uncoveredCategories,
+  ModerationModelOptionsSchema,
   type ClassifierOutcome,
+  type CategoryRule,
+  type ModerationModelOptions,
 } from '@tessera/encoder';
 import { onnxFileFor, type ModelSpec } from '@tessera/models';
 import type { MicroBatcher, WorkBounds } from '@tessera/runtime';
 import { ServedModels, type ModelToOpen } from '@tessera/service';
-import { resolveCategoryMap, uncoveredCategories, type CategoryRule } from './category.map';
-import {
-  ModerationModelOptionsSchema,
-  type ModerationModelOptions,
-} from './moderation-model.options';
 
 /** One classifier behind a public model: its runtime, its batcher and its category rules. */
 export interface ServedClassifier {

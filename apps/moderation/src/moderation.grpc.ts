@@ -1,9 +1,9 @@
 // The moderation capability as the shared service host runs it: its gRPC handler, and its
 // models' load (with warm-up), list and close. The host adds ListModels, health and the drain.
 import { Injectable } from '@nestjs/common';
-import { GrpcHandlerWrapper, type ModerationHandlers } from '@tessera/contracts';
+import type { ModerationHandlers } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
-import type { CapabilityService, ServedModel } from '@tessera/service';
+import { GrpcHandlerWrapper, type CapabilityService, type ServedModel } from '@tessera/service';
 import { ClassifyHandler } from './classify.handler';
 import { ModerationModels } from './moderation-models';
 

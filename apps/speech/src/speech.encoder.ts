@@ -1,7 +1,8 @@
 // How the Synthesize handler encodes: @tessera/audio's streaming ffmpeg encoder (PCM at the
 // voice's rate in, the format's bytes at 24 kHz out as they are produced, killed on the signal).
 // A token, so the handler's unit spec can see what reaches the encoder without a child process.
-import { encodeAudioStream, type AudioFormat } from '@tessera/audio';
+import { encodeAudioStream } from '@tessera/audio';
+import type { AudioFormat } from '@tessera/contracts';
 
 export interface SpeechEncodeOptions {
   readonly format: AudioFormat;

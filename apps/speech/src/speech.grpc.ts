@@ -3,9 +3,9 @@
 // adds ListModels, health and the drain.
 import { Inject, Injectable } from '@nestjs/common';
 import { spawnHelper } from '@tessera/audio';
-import { GrpcHandlerWrapper, type SpeechHandlers } from '@tessera/contracts';
+import type { SpeechHandlers } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
-import type { CapabilityService, ServedModel } from '@tessera/service';
+import { GrpcHandlerWrapper, type CapabilityService, type ServedModel } from '@tessera/service';
 import { SPEECH_FRONT_END, type SpeechFrontEnd } from './speech.front-end';
 import { SpeechModels } from './speech-models';
 import { SynthesizeHandler } from './synthesize.handler';

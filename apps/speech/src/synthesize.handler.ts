@@ -6,15 +6,16 @@
 // content type and rate on the first message, usage on the last. The caller going away aborts
 // `ctx.signal`: no further run starts and the encoder is killed.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AUDIO_CONTENT_TYPES, SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
+import { SPEECH_OUTPUT_SAMPLE_RATE } from '@tessera/audio';
 import {
   codePointLength,
   modelNotServed,
+  AUDIO_CONTENT_TYPES,
   type AudioChunk,
-  type GrpcCallContext,
   type SynthesizeRequest__Output,
 } from '@tessera/contracts';
 import { GEN_AI, endModelRunSpan, startModelRunSpan } from '@tessera/observability';
+import type { GrpcCallContext } from '@tessera/service';
 import { runAudio, textRuns } from '@tessera/tts';
 import { SPEECH_ENCODE, type SpeechEncode } from './speech.encoder';
 import { SPEECH_FRONT_END, type SpeechFrontEnd } from './speech.front-end';

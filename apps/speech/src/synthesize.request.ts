@@ -2,7 +2,6 @@
 // each failing with INVALID_ARGUMENT naming the OpenAI param before any audio: the gateway
 // validates shapes and ranges once, at the edge, and these hold for any other caller too.
 import { status } from '@grpc/grpc-js';
-import { AUDIO_FORMATS, isAudioFormat, type AudioFormat } from '@tessera/audio';
 import {
   GrpcStatusError,
   MAX_SPEECH_INPUT_CHARS,
@@ -10,7 +9,10 @@ import {
   MIN_SPEECH_SPEED,
   codePointLength,
   exceedsSpeechInputChars,
+  AUDIO_FORMATS,
+  isAudioFormat,
   type SynthesizeRequest__Output,
+  type AudioFormat,
 } from '@tessera/contracts';
 import type { SpeechModel } from './speech-models';
 import type { MappedVoice } from './voice.map';

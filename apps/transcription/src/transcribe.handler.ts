@@ -12,7 +12,6 @@ import {
 } from '@tessera/asr';
 import {
   modelNotServed,
-  type GrpcCallContext,
   type Segment,
   type TranscribeEvent,
   type TranscribeRequest__Output,
@@ -20,6 +19,7 @@ import {
   type TranscriptDelta,
 } from '@tessera/contracts';
 import { GEN_AI, inModelRunSpan } from '@tessera/observability';
+import type { GrpcCallContext } from '@tessera/service';
 import { checkTranscription, invalidTranscription } from './transcribe.request';
 import { TranscriptionModels } from './transcription-models';
 

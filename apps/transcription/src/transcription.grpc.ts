@@ -2,9 +2,9 @@
 // upload in, the transcript out, both streamed), and its models' load (with warm-up), list and
 // close. The host adds ListModels, health and the drain.
 import { Injectable } from '@nestjs/common';
-import { GrpcHandlerWrapper, type TranscriptionHandlers } from '@tessera/contracts';
+import type { TranscriptionHandlers } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
-import type { CapabilityService, ServedModel } from '@tessera/service';
+import { GrpcHandlerWrapper, type CapabilityService, type ServedModel } from '@tessera/service';
 import { TranscribeHandler } from './transcribe.handler';
 import { TranscriptionModels } from './transcription-models';
 

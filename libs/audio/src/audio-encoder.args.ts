@@ -1,7 +1,8 @@
 // The ffmpeg command line of the streaming encoder: raw 16-bit PCM in → one of the speech
 // formats, 24 kHz mono, out (stdin/stdout, or the Unix sockets audio.encoder.ts listens on). One table, so that what each format is (codec, container,
 // bitrate) is read in one place.
-import { SPEECH_OUTPUT_SAMPLE_RATE, type AudioFormat } from './audio-format';
+import type { AudioFormat } from '@tessera/contracts';
+import { SPEECH_OUTPUT_SAMPLE_RATE } from './audio-format';
 
 /** Encoders the formats below need; ffmpeg.locate passes over an ffmpeg that lacks one. */
 export const REQUIRED_ENCODERS = ['libmp3lame', 'libopus', 'aac', 'flac', 'pcm_s16le'] as const;

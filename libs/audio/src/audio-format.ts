@@ -1,25 +1,9 @@
-// The six response formats of POST /v1/audio/speech and what a client is told about each: the
-// one table the gateway (validation, content-type) and the encoder (ffmpeg arguments) share.
-
-export const AUDIO_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
-export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+// What the encoder and the decoder know of audio formats beyond the speech response formats
+// (AUDIO_FORMATS and their content-types are @tessera/contracts', shared with the gateway): the
+// rate every speech format is encoded at, and the upload formats a transcription may send.
 
 /** OpenAI's output rate: every format is encoded at 24 kHz, mono (pcm is defined as that). */
 export const SPEECH_OUTPUT_SAMPLE_RATE = 24000;
-
-/** The content-type of each format's body, as OpenAI sends it. */
-export const AUDIO_CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
-  mp3: 'audio/mpeg',
-  opus: 'audio/ogg',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  pcm: 'audio/pcm',
-};
-
-export function isAudioFormat(value: string): value is AudioFormat {
-  return (AUDIO_FORMATS as readonly string[]).includes(value);
-}
 
 /**
  * The upload formats of POST /v1/audio/transcriptions and /translations, as OpenAI lists them

@@ -1,4 +1,4 @@
-import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from './audio-format';
+import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat } from '@tessera/contracts';
 import { encodeAudioStream, FfmpegAudioEncoder } from './audio.encoder';
 import { AudioEncoderAbortedError, FfmpegProcessError } from './ffmpeg.errors';
 import { locateFfmpeg } from './ffmpeg.locate';

@@ -1,15 +1,8 @@
 // @tessera/audio — audio in and out of Tessera: ffmpeg discovery (one place), the speech
-// response formats, streaming encoders from PCM to mp3/opus/aac/flac/wav/pcm, and the decoder of
+// output rate, streaming encoders from PCM to mp3/opus/aac/flac/wav/pcm, and the decoder of
 // transcription uploads (any supported format → mono float32), each run in an ffmpeg child
 // process so no encoding or decoding happens on the event loop.
-export {
-  AUDIO_CONTENT_TYPES,
-  AUDIO_FORMATS,
-  SPEECH_OUTPUT_SAMPLE_RATE,
-  TRANSCRIPTION_INPUT_FORMATS,
-  isAudioFormat,
-  type AudioFormat,
-} from './audio-format';
+export { SPEECH_OUTPUT_SAMPLE_RATE, TRANSCRIPTION_INPUT_FORMATS } from './audio-format';
 export { AUDIO_DECODER_DEMUXERS } from './audio-decoder.args';
 export {
   DEFAULT_DECODE_MAX_SECONDS,

@@ -1,10 +1,12 @@
+// Public API of @tessera/contracts: what both sides of a gRPC call share (the capability table,
+// protos and their generated types, loader and channel options, the status and error-code
+// vocabulary, the client side incl. health) and the request vocabulary the gateway validates and
+// the services serve. It imports no other lib of ours, so the gateway loads none of the runtime.
 export * from './capability';
 export * from './grpc.options';
 export * from './grpc.package';
 export * from './grpc-error';
-export * from './grpc-call.context';
-export * from './grpc-handler.wrapper';
-export * from './grpc.server-host';
+export * from './grpc-request-id.metadata';
 export * from './grpc.health-client';
 export type * from './generated/tessera/v1/EmbedRequest';
 export type * from './generated/tessera/v1/EmbedResponse';
@@ -42,6 +44,7 @@ export type { ModerationClient, ModerationHandlers } from './generated/tessera/v
 export * from './moderation.categories';
 export * from './moderation.bounds';
 export * from './speech.bounds';
+export * from './speech.formats';
 export type * from './generated/tessera/v1/SynthesizeRequest';
 export type * from './generated/tessera/v1/AudioChunk';
 export type * from './generated/tessera/v1/SpeechUsage';

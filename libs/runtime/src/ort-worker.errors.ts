@@ -1,5 +1,5 @@
 // Errors callers may want to tell apart: a closed or workerless pool is UNAVAILABLE to a gRPC
-// caller (libs/contracts grpc-error.ts), a crash mid-job stays an internal error.
+// caller (libs/service runtime-error.status.ts), a crash mid-job stays an internal error.
 
 /** A worker thread died (native crash, out of memory, terminated) while running a job. */
 export class OrtWorkerCrashError extends Error {

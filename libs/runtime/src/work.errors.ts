@@ -1,5 +1,6 @@
 // Why queued work was not done, for the pool and the micro-batcher alike. Told apart by class,
-// never by message: libs/contracts (grpc-error.ts) maps them to gRPC status codes in one table.
+// never by message: libs/service (runtime-error.status.ts) maps them to gRPC status codes in one
+// table.
 
 /** The caller's AbortSignal fired (e.g. the gRPC call was cancelled) before the work finished. */
 export class WorkCancelledError extends Error {

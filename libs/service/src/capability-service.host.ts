@@ -10,13 +10,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
-import {
-  GrpcHandlerWrapper,
-  GrpcServerHost,
-  type Capability,
-  type ListModelsResponse,
-  type ModelInfo,
-} from '@tessera/contracts';
+import type { Capability, ListModelsResponse, ModelInfo } from '@tessera/contracts';
 import { GrpcServerMetrics } from '@tessera/observability';
 import {
   CAPABILITY_SERVICE,
@@ -24,6 +18,8 @@ import {
   SERVICE_CONFIG,
   type CapabilityService,
 } from './capability-service';
+import { GrpcHandlerWrapper } from './grpc-handler.wrapper';
+import { GrpcServerHost } from './grpc.server-host';
 
 /** How often a capability's own readiness parts are asked again for grpc.health.v1. */
 const READINESS_REFRESH_MS = 1000;

@@ -9,14 +9,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import type { Capability } from '@tessera/contracts';
 import { dirname, resolve } from 'node:path';
-import {
-  ModelRegistry,
-  ModelStore,
-  companionSpecs,
-  loadModelsFile,
-  modelCreatedAt,
-  type ModelSpec,
-} from '@tessera/models';
+import { ModelRegistry, companionSpecs, loadModelsFile, type ModelSpec } from '@tessera/models';
+import { ModelStore, modelCreatedAt } from '@tessera/models/store';
 import { METRICS_REGISTRY } from '@tessera/observability';
 import { parseModelOptions } from '@tessera/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';

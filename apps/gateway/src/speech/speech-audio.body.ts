@@ -2,9 +2,9 @@
 // it arrives. A failure once the audio has started cannot become an error body any more (the
 // client is reading a file); the response is aborted instead, so the body ends without its last
 // chunk and every HTTP client reports it cut short rather than handing over a truncated file.
-import { AUDIO_CONTENT_TYPES, type AudioFormat } from '@tessera/audio';
 import type { StreamReplyBody } from '../http/stream-reply.writer';
 import type { AudioChunk, SpeechUsageRecord } from './speech.usage';
+import { AUDIO_CONTENT_TYPES, type AudioFormat } from '@tessera/contracts';
 
 export function speechAudioBody(
   format: AudioFormat,

@@ -1,12 +1,13 @@
 // POST /v1/audio/speech request: the OpenAI shape (CreateSpeechRequest), validated once here.
 // What depends on the model (whether the voice exists, whether it can follow `instructions`) is
 // the speech service's to check; its INVALID_ARGUMENT comes back as the same 400 body.
-import { AUDIO_FORMATS, type AudioFormat } from '@tessera/audio';
 import {
   MAX_SPEECH_INPUT_CHARS,
   MAX_SPEECH_SPEED,
   MIN_SPEECH_SPEED,
   exceedsSpeechInputChars,
+  AUDIO_FORMATS,
+  type AudioFormat,
 } from '@tessera/contracts';
 import { z } from 'zod';
 import { parseBody, parseValue } from '../validation/parse-body';

@@ -5,13 +5,9 @@ import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '@tessera/config';
-import {
-  GrpcHandlerWrapper,
-  GrpcServerHost,
-  GrpcStatusError,
-  type GrpcCallContext,
-} from '@tessera/contracts';
+import { GrpcStatusError } from '@tessera/contracts';
 import { OpenAIError } from '../errors/openai-error';
+import { GrpcHandlerWrapper, GrpcServerHost, type GrpcCallContext } from '@tessera/service';
 import { settledValue, until } from '@tessera/testing';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { writeSse } from './sse.writer';

@@ -9,12 +9,11 @@ import * as grpc from '@grpc/grpc-js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DEFAULT_IMAGE_INPUTS, apiKeyFromRaw } from '@tessera/config';
 import {
-  GrpcHandlerWrapper,
-  GrpcServerHost,
   GrpcStatusError,
   type TranscribeRequest__Output,
   type TranscriptionConfig__Output,
 } from '@tessera/contracts';
+import { GrpcHandlerWrapper, GrpcServerHost } from '@tessera/service';
 import { temporaryModelsFile, until } from '@tessera/testing';
 import {
   postForm as postMultipart,

@@ -5,14 +5,9 @@ import * as grpc from '@grpc/grpc-js';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { GatewayConfig } from '@tessera/config';
-import {
-  GrpcHandlerWrapper,
-  GrpcServerHost,
-  GrpcStatusError,
-  type Capability,
-  type GrpcCallContext,
-} from '@tessera/contracts';
+import { GrpcStatusError, type Capability } from '@tessera/contracts';
 import { startTracing, stopTracing } from '@tessera/observability';
+import { GrpcHandlerWrapper, GrpcServerHost, type GrpcCallContext } from '@tessera/service';
 import { until } from '@tessera/testing';
 import { OpenAIError } from '../errors/openai-error';
 import { runInRequestScope } from './request.scope';

@@ -3,7 +3,8 @@
 // nothing at all.
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { GrpcServerHost, PROTO_LOADER_OPTIONS } from '@tessera/contracts';
+import { PROTO_LOADER_OPTIONS } from '@tessera/contracts';
+import { GrpcServerHost } from '@tessera/service';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { HEALTH_FAILURES_TO_DOWN, UpstreamHealth } from './upstream.health';
 

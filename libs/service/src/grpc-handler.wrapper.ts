@@ -1,7 +1,7 @@
 // One wrapper for every gRPC method a service implements, unary, server-streaming and
 // bidirectional alike: it continues the caller's trace, hands the handler its request id,
 // deadline and a signal that aborts on cancel or deadline, records the call's metrics, and turns
-// what the handler throws into the status its caller gets (grpc-error.ts). Handlers are written
+// what the handler throws into the status its caller gets (runtime-error.status.ts). Handlers are written
 // against `(request, ctx)` and never see grpc-js call objects.
 import { randomUUID } from 'node:crypto';
 import { once, type EventEmitter } from 'node:events';
@@ -9,9 +9,10 @@ import { addAbortSignal } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import { context } from '@opentelemetry/api';
+import { GrpcStatusError, REQUEST_ID_METADATA_KEY } from '@tessera/contracts';
 import { endGrpcSpan, startGrpcServerSpan, type GrpcServerMetrics } from '@tessera/observability';
-import { REQUEST_ID_METADATA_KEY, type GrpcCallContext } from './grpc-call.context';
-import { GrpcStatusError, grpcStatusErrorOf, knownGrpcStatusErrorOf } from './grpc-error';
+import type { GrpcCallContext } from './grpc-call.context';
+import { grpcStatusErrorOf, knownGrpcStatusErrorOf } from './runtime-error.status';
 
 /** What the three call kinds share: metadata, deadline, path and a 'cancelled' event. */
 type ServerCall = Pick<

@@ -1,8 +1,12 @@
 import * as grpc from '@grpc/grpc-js';
-import type { EmbedResponse } from './generated/tessera/v1/EmbedResponse';
-import { checkHealth, createHealthClient } from './grpc.health-client';
-import { CLIENT_CHANNEL_OPTIONS, SERVER_CHANNEL_OPTIONS } from './grpc.options';
-import { loadService } from './grpc.package';
+import {
+  CLIENT_CHANNEL_OPTIONS,
+  SERVER_CHANNEL_OPTIONS,
+  checkHealth,
+  createHealthClient,
+  loadService,
+  type EmbedResponse,
+} from '@tessera/contracts';
 import { GrpcServerHost } from './grpc.server-host';
 
 type EmbeddingsClient = InstanceType<ReturnType<typeof loadService<'embeddings'>>>;

@@ -10,10 +10,10 @@ import {
   startTracing,
   stopTracing,
 } from '@tessera/observability';
-import type { GrpcCallContext } from './grpc-call.context';
-import { GrpcStatusError, grpcErrorDetails } from './grpc-error';
-import { GrpcHandlerWrapper } from './grpc-handler.wrapper';
+import { GrpcStatusError, grpcErrorDetails } from '@tessera/contracts';
 import { settledValue, until } from '@tessera/testing';
+import type { GrpcCallContext } from './grpc-call.context';
+import { GrpcHandlerWrapper } from './grpc-handler.wrapper';
 
 const json = {
   serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),

@@ -1,7 +1,8 @@
 // The per-model `options` an embeddings entry of the models file may set: the encoder's shared
 // options (runtime, micro-batching) plus the request token cap.
-import { DEFAULT_MAX_REQUEST_TOKENS, EncoderBatchingOptionsSchema } from '@tessera/encoder';
 import { z } from 'zod';
+import { EncoderBatchingOptionsSchema } from './encoder-batching.options';
+import { DEFAULT_MAX_REQUEST_TOKENS } from './encoder.model';
 
 export const EmbeddingModelOptionsSchema = EncoderBatchingOptionsSchema.extend({
   /** Most tokens the inputs of one request may add up to (OpenAI: 300,000). */

@@ -7,8 +7,8 @@ import {
   MODERATION_CATEGORIES,
   MODERATION_MAX_INPUTS_LIMIT,
 } from '@tessera/contracts';
-import { EncoderBatchingOptionsSchema } from '@tessera/encoder';
 import { z } from 'zod';
+import { EncoderBatchingOptionsSchema } from './encoder-batching.options';
 
 /** How one OpenAI category is scored from a classifier's labels. */
 export const CategoryRuleSchema = z.strictObject({

@@ -12,9 +12,12 @@
 import { EventEmitter, once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { qualifiedServiceName, type Capability } from './capability';
-import { SERVER_CHANNEL_OPTIONS } from './grpc.options';
-import { loadService } from './grpc.package';
+import {
+  SERVER_CHANNEL_OPTIONS,
+  loadService,
+  qualifiedServiceName,
+  type Capability,
+} from '@tessera/contracts';
 
 export class GrpcServerHost {
   private readonly server: grpc.Server;

@@ -1,5 +1,9 @@
 import { MODERATION_CATEGORIES } from '@tessera/contracts';
-import { applyCategoryMap, resolveCategoryMap, uncoveredCategories } from './category.map';
+import {
+  applyCategoryMap,
+  resolveCategoryMap,
+  uncoveredCategories,
+} from './moderation-category.map';
 import { CategoryMapSchema } from './moderation-model.options';
 
 const TOXIC_LABELS = ['toxic', 'severe_toxic', 'obscene', 'threat', 'insult', 'identity_hate'];

@@ -3,15 +3,12 @@
 // the gateway gave the HTTP request.
 import type { Span } from '@opentelemetry/api';
 
-/** The metadata key the gateway puts the HTTP request's id under. */
-export const REQUEST_ID_METADATA_KEY = 'x-request-id';
-
 export interface GrpcCallContext {
   span: Span;
   /** Aborted (its reason a GrpcStatusError) when the call is cancelled or its deadline passes. */
   signal: AbortSignal;
   /** Epoch milliseconds; Infinity when the caller set none. */
   deadline: number;
-  /** The caller's `x-request-id`, or a fresh id when it sent none. */
+  /** The caller's `x-request-id` (REQUEST_ID_METADATA_KEY), or a fresh id when it sent none. */
   requestId: string;
 }
