@@ -9,6 +9,7 @@ export { modelCreatedAt } from './model-created.resolver';
 export { onnxFileFor } from './onnx-file.naming';
 export { companionSpecs } from './model-companions';
 export { ModelStore, type ModelAvailability } from './model-store';
+export type { HubReachability } from './hub-reachability.probe';
 export type { PullOptions, PullProgressEvent, PullResult } from './hub-snapshot.puller';
 export {
   DownloadIntegrityError,

@@ -3,6 +3,7 @@ import { HubCacheLayout } from './hub-cache.layout';
 import { HubClient } from './hub.client';
 import { resolveHubSnapshot, snapshotCreatedAt } from './hub-snapshot.resolver';
 import { HubSnapshotPuller, type PullOptions, type PullResult } from './hub-snapshot.puller';
+import { probeHubReachability, type HubReachability } from './hub-reachability.probe';
 import { resolveLocalModel } from './local-model.resolver';
 import type { HubSource, ModelSpec } from './model-spec';
 import { HubOfflineError, ModelNotAvailableError } from './model-store.errors';
@@ -27,6 +28,30 @@ export class ModelStore {
 
   get cacheDir(): string {
     return this.options.cacheDir;
+  }
+
+  /** Where Hub models are pulled from (HF_ENDPOINT, else the Hugging Face Hub). */
+  get hubEndpoint(): string {
+    return this.options.endpoint;
+  }
+
+  /**
+   * Whether the Hub answers within `timeoutMs`, asked once about `source` (see
+   * probeHubReachability); in offline mode it is not asked and counts as unreachable.
+   */
+  async probeHub(source: HubSource, timeoutMs: number): Promise<HubReachability> {
+    if (this.options.offline)
+      return { reachable: false, reason: 'offline mode is on (HF_HUB_OFFLINE or TESSERA_OFFLINE)' };
+    const dispatcher = new EnvHttpProxyAgent(this.options.proxy);
+    try {
+      return await probeHubReachability(this.options.endpoint, source, {
+        ...this.options,
+        requestTimeoutMs: Math.min(timeoutMs, this.options.requestTimeoutMs),
+        dispatcher,
+      });
+    } finally {
+      await dispatcher.destroy();
+    }
   }
 
   /** The local directory of a model; throws ModelNotAvailableError, never downloads. */
