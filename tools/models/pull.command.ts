@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import {
   companionSpecs,
+  formatByteSize,
   HubOfflineError,
   HubUnreachableError,
   ModelDownloadError,
@@ -11,7 +12,6 @@ import {
   type ModelsFile,
   type PullResult,
 } from '@tessera/models';
-import { formatByteSize } from './byte-size.format';
 import { CliUsageError } from './cli.arguments';
 import { createPullProgressReporter, type ProgressStream } from './pull-progress.reporter';
 
@@ -35,7 +35,9 @@ export async function pullModels(
       io.stdout.write(`${model.id}: local source ${source.path}, nothing to pull\n`);
       continue;
     }
-    io.stdout.write(`${model.id}: pulling ${source.raw}\n`);
+    io.stdout.write(
+      `${model.id}: ${source.kind === 'registry' ? 'building' : 'pulling'} ${source.raw}\n`,
+    );
     const reporter = createPullProgressReporter(io.stdout);
     try {
       const result = await store.pull(model, {
@@ -58,6 +60,9 @@ export async function pullModels(
 }
 
 function describePull(result: PullResult): string {
+  if (result.built !== undefined) {
+    return `${result.built.reused ? 'already built' : 'built'} (stamp ${result.built.stamp})`;
+  }
   const kept = result.alreadyCached.length;
   if (result.downloaded.length === 0) return `already cached (${kept} files)`;
   const downloaded = `downloaded ${result.downloaded.length} files (${formatByteSize(result.bytesDownloaded)})`;

@@ -19,3 +19,7 @@ export {
   ModelDownloadError,
   ModelNotAvailableError,
 } from './model-store.errors';
+export { formatByteSize } from './byte-size.format';
+export { RegistryBuildError, type RegistryBuildFailure } from './registry-build.error';
+export { REGISTRY_RECIPES, type RegistryRecipe } from './registry-recipes';
+export type { RegistrySource } from './model-spec';
