@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadModelsFile, modelsFor, ModelsFileError, type ModelsFile } from '@tessera/models';
+import { CAPABILITIES } from '@tessera/contracts';
+import { repoRoot } from '@tessera/testing';
 import { composeModelsFile, writeComposedModelsFile } from './models-file.composer';
 import type { ServedCapability } from './served-models.resolver';
 
@@ -121,5 +123,35 @@ describe('the composed models file', () => {
       ModelsFileError,
     );
     expect(() => writeComposedModelsFile(text, path.join(work, 'composed'))).toThrow(/gpt-4o-mini/);
+  });
+});
+
+describe('config/models.yaml with config/models.starter.yaml', () => {
+  const defaults = loadModelsFile(path.join(repoRoot(), 'config', 'models.yaml'));
+  const starter = loadModelsFile(path.join(repoRoot(), 'config', 'models.starter.yaml'));
+  const capabilities = CAPABILITIES.filter((capability) => modelsFor(defaults, capability).length);
+
+  it('compose without a clash, whichever capabilities fall back to the starter', () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-composed-'));
+    try {
+      for (let fallback = 0; fallback < 2 ** capabilities.length; fallback++) {
+        const served = capabilities.map((capability, bit) => {
+          const file = (fallback >> bit) & 1 ? starter : defaults;
+          return {
+            capability,
+            file,
+            models: modelsFor(file, capability),
+            origin: 'cached' as const,
+          };
+        });
+        expect(served.every(({ models }) => models.length > 0)).toBe(true);
+        const composed = writeComposedModelsFile(composeModelsFile(served), work);
+        expect(loadModelsFile(composed).models.map((spec) => spec.id)).toEqual(
+          served.flatMap(({ models }) => models.map((spec) => spec.id)),
+        );
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

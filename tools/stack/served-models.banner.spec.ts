@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { parseModelsFile, type ModelsFile } from '@tessera/models';
-import { renderServedModelsBanner } from './served-models.banner';
+import { loadModelsFile, parseModelsFile, type ModelsFile } from '@tessera/models';
+import { repoRoot } from '@tessera/testing';
+import { isRandomWeightFixture, renderServedModelsBanner } from './served-models.banner';
 
 const config = path.resolve('/repo/config');
 const fixturesDir = path.resolve('/repo/test/fixtures/models');
@@ -48,5 +49,21 @@ describe('the start-up banner', () => {
       '  speech      tiny-piper        random, for API testing only  config/models.starter.yaml (starter)',
       `chat, moderation, speech: not from the default models file: not cached, and ${reason}; serving the starter models instead`,
     ]);
+  });
+});
+
+describe('config/models.starter.yaml', () => {
+  it('says `random weights` in owned_by of exactly the models the banner calls random', () => {
+    const starter = loadModelsFile(path.join(repoRoot(), 'config', 'models.starter.yaml'));
+    const fixtures = path.join(repoRoot(), 'test', 'fixtures', 'models');
+    const random = starter.models.filter((spec) => isRandomWeightFixture(spec, fixtures));
+
+    expect(random.map((spec) => spec.id)).toEqual(['tiny-smolvlm', 'tiny-moderation']);
+    for (const spec of starter.models) {
+      expect([spec.id, spec.owned_by]).toEqual([
+        spec.id,
+        random.includes(spec) ? 'tessera (random weights, for API testing)' : 'tessera',
+      ]);
+    }
   });
 });

@@ -1,9 +1,10 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadModelsFile, ModelStore, type ModelsFile } from '@tessera/models';
 import { fixtureModelDir } from '@tessera/testing';
+import { FakeFixtureTool } from '../../libs/models/test/fake-fixture-tool';
 import { FakeHub, LISTING } from '../../libs/models/test/fake-hub.server';
 import { ModelsUnobtainableError } from './models-unobtainable.error';
 import { freePort } from './ports';
@@ -21,11 +22,13 @@ const DEFAULTS = [
   '    aliases: [whisper-1]',
 ];
 
+// Embeddings from a package registry (built by a stand-in for the fixture tool), transcription
+// from a local directory.
 const starterLines = (whisperSource = fixtureModelDir('tiny-whisper-noalign')) => [
   'models:',
   '  - id: starter-embeddings',
   '    capability: embeddings',
-  `    source: ${JSON.stringify(fixtureModelDir('tiny-roberta-cls'))}`,
+  '    source: registry:all-minilm-l6-v2',
   '    aliases: [text-embedding-3-small]',
   '  - id: starter-whisper',
   '    capability: transcription',
@@ -38,6 +41,7 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
   let hub: FakeHub;
   let output: string;
   let starterReads: number;
+  let tool: FakeFixtureTool;
 
   const io = (): ResolveIo => {
     const sink = new Writable({
@@ -63,6 +67,7 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
     new ModelStore({
       TESSERA_MODEL_CACHE: path.join(work, 'cache'),
       HF_ENDPOINT: endpoint,
+      TESSERA_FIXTURES_TOOL: tool.directory,
       ...extra,
     });
   const hubHolding = async (...names: string[]) => {
@@ -81,6 +86,10 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'tessera-served-models-'));
     output = '';
     starterReads = 0;
+    tool = new FakeFixtureTool(path.join(work, 'tool'));
+    // As if its venv were built: the disk check then plans no venv larger than this machine.
+    mkdirSync(path.join(tool.directory, '.venv', 'bin'), { recursive: true });
+    writeFileSync(path.join(tool.directory, '.venv', 'bin', 'python'), '');
   });
 
   afterEach(async () => {
@@ -134,6 +143,20 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
       );
     }
     expect(served[0]!.file.path).toBe(path.join(work, 'models.starter.yaml'));
+    expect(tool.runs()).toEqual(['real-minilm']);
+    expect(output).toContain('starter-embeddings: building registry:all-minilm-l6-v2');
+  });
+
+  it('builds a registry starter model once: the next start finds it in the cache', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    await resolveServedModels(sources(), storeFor(closed), io());
+    output = '';
+
+    const served = await resolveServedModels(sources(), storeFor(closed), io());
+
+    expect(served.map(({ origin }) => origin)).toEqual(['starter', 'starter']);
+    expect(tool.runs()).toEqual(['real-minilm']);
+    expect(output).not.toContain('building');
   });
 
   it('asks a Hub that never answers once, for the probe time only', async () => {
@@ -168,6 +191,7 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
       ['embeddings', 'pulled', ['tiny-bert']],
       ['transcription', 'starter', ['starter-whisper']],
     ]);
+    expect(tool.runs()).toEqual([]);
     expect(served[1]!.fallbackReason).toBe(`pulling from ${hub.endpoint} failed (see above)`);
     // The pull's own explanation is shown, not swallowed.
     expect(output).toContain('error: cannot download hf:tessera-test/tiny-whisper:');
@@ -186,6 +210,25 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
     expect(message).toContain(`is not reachable`);
     expect(message).toContain(`starter-whisper (${gone})`);
     expect(message).toContain('set HF_ENDPOINT to a mirror');
+  });
+
+  it('stops naming the model, its sources and what to install when Python is missing', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const missingPython =
+      'run.sh: Python 3.11 not found: install it (Debian/Ubuntu: sudo apt-get install python3.11 python3.11-venv)';
+    writeFileSync(
+      path.join(tool.directory, 'run.sh'),
+      `#!/usr/bin/env bash\necho "${missingPython}" >&2\nexit 3\n`,
+    );
+
+    const failure = resolveServedModels(sources(), storeFor(closed), io());
+
+    await expect(failure).rejects.toThrow(ModelsUnobtainableError);
+    const message = await failure.catch((error: Error) => error.message);
+    expect(message).toContain('cannot serve embeddings');
+    expect(message).toContain('tiny-bert (hf:tessera-test/tiny-bert): not cached, and ');
+    expect(message).toContain('starter-embeddings (registry:all-minilm-l6-v2)');
+    expect(message).toContain(missingPython);
   });
 
   it('stops when the starter file has no model for a capability it must serve', async () => {
