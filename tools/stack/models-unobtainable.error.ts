@@ -31,7 +31,7 @@ export class ModelsUnobtainableError extends Error {
     super(
       [
         `cannot serve ${capability}: none of its sources could provide the models.`,
-        `  default models file: ${tried.map(({ model, source }) => `${model} (${source})`).join(', ')}: not cached, and ${reason}`,
+        `  default models file: ${tried.map(({ model, source }) => `${model} (${source})`).join(', ')}: not cached and ${reason}`,
         starterModels === ''
           ? `  starter models: ${starter.problem}`
           : `  starter models from ${starter.file ?? 'the starter file'}: ${starterModels}: ${starter.problem}`,

@@ -40,14 +40,14 @@ describe('the start-up banner', () => {
     );
 
     expect(banner.split('\n')).toEqual([
-      'models file: ../cache/composed/models-1.yaml',
+      'models file: /cache/composed/models-1.yaml',
       '  CAPABILITY  MODEL             WEIGHTS                       FROM',
       '  chat        smollm2           real                          config/models.starter.yaml (starter)',
       '  chat        tiny-smolvlm      random, for API testing only  config/models.starter.yaml (starter)',
       '  embeddings  all-minilm-l6-v2  real                          config/models.yaml (cached)',
       '  moderation  tiny-moderation   random, for API testing only  config/models.starter.yaml (starter)',
       '  speech      tiny-piper        random, for API testing only  config/models.starter.yaml (starter)',
-      `chat, moderation, speech: not from the default models file: not cached, and ${reason}; serving the starter models instead`,
+      `chat, moderation, speech: served by the starter models, as the default models file's are not cached and ${reason}`,
     ]);
   });
 });

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { ModelSpec } from '@tessera/models';
 import { renderTextTable } from '../models/text-table.renderer';
-import type { ServedCapability, ServedOrigin } from './served-models.resolver';
+import { groupByReason, type ServedCapability, type ServedOrigin } from './served-models.resolver';
 
 const ORIGIN: Record<ServedOrigin, string> = {
   cached: 'cached',
@@ -25,7 +25,12 @@ export function renderServedModelsBanner(
   served: readonly ServedCapability[],
   context: BannerContext,
 ): string {
-  const shown = (file: string) => path.relative(context.cwd, file) || file;
+  const shown = (file: string) => {
+    const relative = path.relative(context.cwd, file);
+    return relative === '' || relative.startsWith('..') || path.isAbsolute(relative)
+      ? file
+      : relative;
+  };
   const rows = served.flatMap(({ capability, file, models, origin }) =>
     models.map((spec) => [
       capability,
@@ -40,15 +45,13 @@ export function renderServedModelsBanner(
       .split('\n')
       .map((line) => `  ${line}`),
   ];
-  const reasons = new Map<string, string[]>();
-  for (const { capability, fallbackReason } of served) {
-    if (fallbackReason === undefined) continue;
-    reasons.set(fallbackReason, [...(reasons.get(fallbackReason) ?? []), capability]);
-  }
-  for (const [reason, capabilities] of reasons) {
+  const fallbacks = served.flatMap(({ capability, fallbackReason: reason }) =>
+    reason === undefined ? [] : [{ capability, reason }],
+  );
+  for (const [reason, capabilities] of groupByReason(fallbacks)) {
     lines.push(
-      `${capabilities.join(', ')}: not from the default models file: not cached, and ${reason}; ` +
-        'serving the starter models instead',
+      `${capabilities.join(', ')}: served by the starter models, as the default models file's ` +
+        `are not cached and ${reason}`,
     );
   }
   return lines.join('\n');

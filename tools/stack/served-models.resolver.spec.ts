@@ -206,7 +206,7 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
     await expect(failure).rejects.toThrow(ModelsUnobtainableError);
     const message = await failure.catch((error: Error) => error.message);
     expect(message).toContain('cannot serve transcription');
-    expect(message).toContain('tiny-whisper (hf:tessera-test/tiny-whisper): not cached, and ');
+    expect(message).toContain('tiny-whisper (hf:tessera-test/tiny-whisper): not cached and ');
     expect(message).toContain(`is not reachable`);
     expect(message).toContain(`starter-whisper (${gone})`);
     expect(message).toContain('set HF_ENDPOINT to a mirror');
@@ -226,7 +226,7 @@ describe('resolveServedModels (cached → Hub → starter → error)', () => {
     await expect(failure).rejects.toThrow(ModelsUnobtainableError);
     const message = await failure.catch((error: Error) => error.message);
     expect(message).toContain('cannot serve embeddings');
-    expect(message).toContain('tiny-bert (hf:tessera-test/tiny-bert): not cached, and ');
+    expect(message).toContain('tiny-bert (hf:tessera-test/tiny-bert): not cached and ');
     expect(message).toContain('starter-embeddings (registry:all-minilm-l6-v2)');
     expect(message).toContain(missingPython);
   });

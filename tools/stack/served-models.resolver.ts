@@ -85,6 +85,9 @@ export async function resolveServedModels(
   if (fallbacks.length === 0) return served;
 
   const starter = sources.starter();
+  for (const [reason, capabilities] of groupByReason(fallbacks)) {
+    io.log(`${capabilities.join(', ')}: not cached and ${reason}; serving the starter models`);
+  }
   for (const { capability, reason, tried } of fallbacks) {
     const models = modelsFor(starter, capability);
     if (models.length === 0) {
@@ -98,6 +101,17 @@ export async function resolveServedModels(
   return served.sort(
     (a, b) => CAPABILITIES.indexOf(a.capability) - CAPABILITIES.indexOf(b.capability),
   );
+}
+
+/** The capabilities that fell back, by why (one line each in the log and the banner). */
+export function groupByReason(
+  fallbacks: readonly { capability: Capability; reason: string }[],
+): Map<string, Capability[]> {
+  const grouped = new Map<string, Capability[]>();
+  for (const { capability, reason } of fallbacks) {
+    grouped.set(reason, [...(grouped.get(reason) ?? []), capability]);
+  }
+  return grouped;
 }
 
 /** Entries of `file` that cannot be served from this machine as it is (own source or a companion). */
@@ -141,7 +155,7 @@ async function pulled(
   store: ModelStore,
   io: ResolveIo,
 ): Promise<boolean> {
-  io.log(`pulling ${models.map((spec) => spec.id).join(', ')} into ${store.cacheDir}`);
+  io.log(`getting ${models.map((spec) => spec.id).join(', ')} into ${store.cacheDir}`);
   const ids = models.map((spec) => spec.id);
   return (await pullModels(file, ids, store, io)) === 0;
 }
