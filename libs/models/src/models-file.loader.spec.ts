@@ -110,6 +110,7 @@ describe('parseModelsFile', () => {
       starter.models.map(({ id, capability, source }) => [id, capability, source.kind]),
     ).toEqual([
       ['smollm2-135m-instruct', 'chat', 'registry'],
+      ['smollm2-135m-instruct-q4', 'chat', 'registry'],
       ['tiny-smolvlm', 'chat', 'local'],
       ['all-minilm-l6-v2', 'embeddings', 'registry'],
       ['tiny-moderation', 'moderation', 'local'],
