@@ -11,7 +11,7 @@ export interface DiskNeed {
   readonly what: string;
 }
 
-export interface DiskShortfall {
+export interface DiskUse {
   /** The existing directory whose file system was measured. */
   readonly path: string;
   readonly freeBytes: number;
@@ -28,13 +28,13 @@ export async function freeBytesOf(directory: string): Promise<number> {
 }
 
 /**
- * Groups the needs by file system (several directories may share one) and returns the file
- * systems without room for what they are asked to hold; empty when everything fits.
+ * Groups the needs by file system (several directories may share one) and says, for each,
+ * how much it is asked to hold and how much it has free.
  */
-export async function findDiskShortfalls(
+export async function measureDiskNeeds(
   needs: readonly DiskNeed[],
   freeBytes: FreeBytesProbe = freeBytesOf,
-): Promise<DiskShortfall[]> {
+): Promise<DiskUse[]> {
   const byDevice = new Map<number, { path: string; needs: DiskNeed[] }>();
   for (const need of needs.filter((one) => one.bytes > 0)) {
     const existing = await nearestExisting(need.path);
@@ -43,15 +43,12 @@ export async function findDiskShortfalls(
     group.needs.push(need);
     byDevice.set(device, group);
   }
-  const shortfalls: DiskShortfall[] = [];
+  const uses: DiskUse[] = [];
   for (const group of byDevice.values()) {
     const neededBytes = group.needs.reduce((sum, need) => sum + need.bytes, 0);
-    const free = await freeBytes(group.path);
-    if (free < neededBytes) {
-      shortfalls.push({ path: group.path, freeBytes: free, neededBytes, needs: group.needs });
-    }
+    uses.push({ ...group, freeBytes: await freeBytes(group.path), neededBytes });
   }
-  return shortfalls;
+  return uses;
 }
 
 async function nearestExisting(directory: string): Promise<string> {

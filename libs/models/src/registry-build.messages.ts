@@ -1,18 +1,20 @@
-// The disk-space part of a registry build's messages: what is needed where, and what is missing.
+// The disk-space part of a registry build's messages: what is needed where, and what is free.
 import { formatByteSize } from './byte-size.format';
-import type { DiskNeed, DiskShortfall } from './disk-space.check';
+import type { DiskNeed, DiskUse } from './disk-space.check';
 
-/** `about 3.0 GB (the converted model 3.0 GB, the Python venv 8.0 GB)` */
-export function describeBuildNeeds(needs: readonly DiskNeed[]): string {
-  const total = needs.reduce((sum, need) => sum + need.bytes, 0);
-  return `about ${formatByteSize(total)} (${listNeeds(needs)})`;
+/** `about 3.0 GB on the file system of /home (the converted model 3.0 GB), 40.2 GB free` */
+export function describeDiskUse(use: DiskUse): string {
+  return (
+    `about ${formatByteSize(use.neededBytes)} on the file system of ${use.path} ` +
+    `(${listNeeds(use.needs)}), ${formatByteSize(use.freeBytes)} free`
+  );
 }
 
-export function describeShortfall(shortfall: DiskShortfall): string {
+export function describeShortfall(use: DiskUse): string {
   return (
-    `not enough free disk space: the build needs about ${formatByteSize(shortfall.neededBytes)} ` +
-    `on the file system of ${shortfall.path} (${listNeeds(shortfall.needs)}), which has ` +
-    `${formatByteSize(shortfall.freeBytes)} free`
+    `not enough free disk space: the build needs about ${formatByteSize(use.neededBytes)} ` +
+    `on the file system of ${use.path} (${listNeeds(use.needs)}), which has ` +
+    `${formatByteSize(use.freeBytes)} free`
   );
 }
 

@@ -221,10 +221,15 @@ describe('RegistryModelBuilder', () => {
     await expect(resolve('write')).resolves.toBe(result.directory);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
-    'a process stopped by %s during a build leaves nothing half-written',
-    async (signal) => {
+  it.each([
+    ['SIGTERM', 'nothing else handles it', false],
+    ['SIGINT', 'nothing else handles it', false],
+    ['SIGTERM', 'the process handles it by exiting, as npm start does', true],
+  ] as const)(
+    'a process stopped by %s during a build (%s) leaves nothing half-written',
+    async (signal, _how, handled) => {
       const script = `
+        if (${handled}) process.on(${JSON.stringify(signal)}, () => process.exit(0));
         const { RegistryModelBuilder } = require(${JSON.stringify(path.join(__dirname, 'registry-model.builder'))});
         const recipe = { name: 'fake-hang', description: 'x', command: 'hang', outputBytes: 1, duration: 'x' };
         const spec = { id: 'fake-model', capability: 'embeddings', aliases: [], owned_by: 't', options: {},
@@ -248,10 +253,10 @@ describe('RegistryModelBuilder', () => {
         expect.stringMatching(/^\.building-\d+-[0-9a-f]+$/),
       ]);
       child.kill(signal);
-      const ended = await new Promise<NodeJS.Signals | null>((done) =>
-        child.once('exit', (_code, exitSignal) => done(exitSignal)),
+      const ended = await new Promise<NodeJS.Signals | number | null>((done) =>
+        child.once('exit', (code, exitSignal) => done(exitSignal ?? code)),
       );
-      expect(ended).toBe(signal);
+      expect(ended).toBe(handled ? 0 : signal);
       expect(readdirSync(recipeFolder('hang'))).toEqual([]);
     },
   );

@@ -6,14 +6,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findDiskShortfalls, type DiskNeed, type FreeBytesProbe } from './disk-space.check';
+import { measureDiskNeeds, type DiskNeed, type FreeBytesProbe } from './disk-space.check';
 import { runFixtureTool } from './fixture-tool.runner';
 import type { PullOptions, PullResult } from './hub-snapshot.puller';
 import { resolveLocalModel } from './local-model.resolver';
 import type { ModelSpec, RegistrySource } from './model-spec';
 import { ModelNotAvailableError } from './model-store.errors';
 import { RegistryBuildError } from './registry-build.error';
-import { describeBuildNeeds, describeShortfall } from './registry-build.messages';
+import { describeDiskUse, describeShortfall } from './registry-build.messages';
 import { registryBuildStamp } from './registry-build.stamp';
 import { RegistryCacheLayout, type RegistryBuildRecord } from './registry-cache.layout';
 import { REGISTRY_RECIPES, type RegistryRecipe } from './registry-recipes';
@@ -85,14 +85,15 @@ export class RegistryModelBuilder {
     }
 
     const needs = this.diskNeeds(recipe, toolDir);
-    const shortfalls = await findDiskShortfalls(needs, this.options.freeBytes);
+    const disks = await measureDiskNeeds(needs, this.options.freeBytes);
+    const shortfalls = disks.filter((disk) => disk.freeBytes < disk.neededBytes);
     if (shortfalls.length > 0) {
       throw fail(
         'disk',
         `${shortfalls.map(describeShortfall).join('; ')}. Free some space and pull again.`,
       );
     }
-    stage(1, `disk space: enough for ${describeBuildNeeds(needs)}`);
+    stage(1, `disk space: ${disks.map(describeDiskUse).join('; ')}`);
 
     const started = Date.now();
     stage(
