@@ -154,6 +154,7 @@ it('marks the fixture-backed models in GET /v1/models', async () => {
   for await (const model of client.models.list()) owners.set(model.id, model.owned_by);
   expect(Object.fromEntries(owners)).toEqual({
     'smollm2-135m-instruct': 'tessera',
+    'smollm2-135m-instruct-q4': 'tessera',
     'tiny-smolvlm': RANDOM_WEIGHTS,
     'all-minilm-l6-v2': 'tessera',
     'tiny-moderation': RANDOM_WEIGHTS,
