@@ -25,6 +25,7 @@ import OpenAI, { toFile } from 'openai';
 import { repoRoot } from '@tessera/testing';
 import { TesseraStack } from '../../bench/lib/tessera-stack.process';
 import { JOE_ONNX, decodePcm, piperReference } from './speech.references';
+import { wordErrors, words } from './word-error-rate';
 
 const run = promisify(execFile);
 const API_KEY = 'tsk-transcription-extended';
@@ -130,15 +131,6 @@ async function tessera(file: string): Promise<string> {
   return result.text;
 }
 
-/** Lower-cased words; apostrophes dropped, every other non-alphanumeric a word break. */
-function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
-}
-
 /** For each reference word: whether a minimum-edit alignment with the hypothesis matches it. */
 function alignedHits(reference: readonly string[], hypothesis: readonly string[]): boolean[] {
   const cols = hypothesis.length + 1;
@@ -168,19 +160,6 @@ function alignedHits(reference: readonly string[], hypothesis: readonly string[]
     else j--;
   }
   return hits;
-}
-
-/** Word-level Levenshtein distance (substitutions + deletions + insertions). */
-function wordErrors(reference: readonly string[], hypothesis: readonly string[]): number {
-  let previous = Array.from({ length: hypothesis.length + 1 }, (_, j) => j);
-  reference.forEach((ref, i) => {
-    const row = [i + 1];
-    hypothesis.forEach((hyp, j) => {
-      row.push(Math.min(previous[j + 1] + 1, row[j] + 1, previous[j] + (ref === hyp ? 0 : 1)));
-    });
-    previous = row;
-  });
-  return previous[hypothesis.length];
 }
 
 it('transcribes 10 Piper clips as faster-whisper does on the same weights, WER ≤ 15%', async () => {

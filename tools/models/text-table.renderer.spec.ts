@@ -1,4 +1,4 @@
-import { formatByteSize } from './byte-size.format';
+import { formatByteSize } from '@tessera/models/store';
 import { renderTextTable } from './text-table.renderer';
 
 describe('renderTextTable', () => {

@@ -3,7 +3,7 @@ import { CliUsageError } from '../models/cli.arguments';
 import { parseStartArguments } from './start.arguments';
 
 describe('parseStartArguments', () => {
-  it('takes --models, else TESSERA_MODELS_FILE, else config/models.yaml', () => {
+  it('takes --models, else TESSERA_MODELS_FILE, else config/models.yaml with its starter file', () => {
     expect(parseStartArguments(['--models', 'a.yaml'], { TESSERA_MODELS_FILE: 'b.yaml' })).toEqual({
       kind: 'start',
       modelsFile: path.resolve('a.yaml'),
@@ -19,6 +19,7 @@ describe('parseStartArguments', () => {
     expect(parseStartArguments([], {})).toEqual({
       kind: 'start',
       modelsFile: path.resolve('config/models.yaml'),
+      starterFile: path.resolve('config/models.starter.yaml'),
     });
   });
 

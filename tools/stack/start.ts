@@ -9,13 +9,18 @@ import { companionSpecs, loadModelsFile, modelsFor, type ModelsFile } from '@tes
 import { ModelStore } from '@tessera/models/store';
 import { CliUsageError } from '../models/cli.arguments';
 import { pullModels } from '../models/pull.command';
+import { composeModelsFile, writeComposedModelsFile } from './models-file.composer';
 import { ProcessGroup } from './process-group';
 import { freePort } from './ports';
+import { renderServedModelsBanner } from './served-models.banner';
+import { resolveServedModels } from './served-models.resolver';
 import { START_USAGE, parseStartArguments } from './start.arguments';
 
 /** The build output (`dist/`) this file runs from; entries in the registry are relative to it. */
 const DIST = path.resolve(__dirname, '..', '..');
 const GATEWAY_ENTRY = 'apps/gateway/src/main.js';
+/** The generated random-weight models (`npm run fixtures`), named as such in the banner. */
+const FIXTURES_DIR = path.resolve(DIST, '..', 'test', 'fixtures', 'models');
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 
 const log = (line: string) => process.stdout.write(`tessera: ${line}\n`);
@@ -67,9 +72,42 @@ async function pullMissingModels(models: ModelsFile): Promise<void> {
   }
 }
 
-async function startStack(modelsFile: string, group: ProcessGroup): Promise<void> {
+/**
+ * The default models file, with each capability whose models are neither cached nor pullable
+ * served from the starter file instead; returns the models file every process is to read.
+ */
+async function serveDefaultModels(modelsFile: string, starterFile: string): Promise<string> {
+  const store = new ModelStore();
+  const defaults = loadModelsFile(modelsFile);
+  const io = { stdout: process.stdout, stderr: process.stderr, log };
+  const served = await resolveServedModels(
+    { defaults, starter: () => loadModelsFile(starterFile) },
+    store,
+    io,
+  );
+  const servedFile = served.every(({ file }) => file === defaults)
+    ? modelsFile
+    : writeComposedModelsFile(composeModelsFile(served), path.join(store.cacheDir, 'composed'));
+  const banner = renderServedModelsBanner(served, {
+    modelsFile: servedFile,
+    fixturesDir: FIXTURES_DIR,
+    cwd: process.cwd(),
+  });
+  process.stdout.write(`\n${banner}\n\n`);
+  return servedFile;
+}
+
+async function startStack(
+  command: { modelsFile: string; starterFile?: string },
+  group: ProcessGroup,
+): Promise<void> {
+  let modelsFile = command.modelsFile;
+  if (command.starterFile === undefined) {
+    await pullMissingModels(loadModelsFile(modelsFile));
+  } else {
+    modelsFile = await serveDefaultModels(modelsFile, command.starterFile);
+  }
   const models = loadModelsFile(modelsFile);
-  await pullMissingModels(models);
 
   const upstreams: Record<string, string> = {};
   for (const { capability, entry } of implementedCapabilities()) {
@@ -138,7 +176,7 @@ function main(): void {
   }
   const group = new ProcessGroup(log);
   group.stopOnSignals();
-  startStack(command.modelsFile, group).catch((error: unknown) => {
+  startStack(command, group).catch((error: unknown) => {
     process.stderr.write(`tessera: ${error instanceof Error ? error.message : String(error)}\n`);
     void group.stop(1);
   });

@@ -26,7 +26,11 @@ export type PullProgressEvent =
       readonly file: string;
       readonly bytes: number;
       readonly alreadyCached: boolean;
-    };
+    }
+  /** A registry build starts step `step` of `steps`: what it does, and how far it is. */
+  | { readonly type: 'stage'; readonly step: number; readonly steps: number; readonly text: string }
+  /** A line the registry build's converter printed. */
+  | { readonly type: 'output'; readonly line: string };
 
 export interface PullOptions {
   readonly onProgress?: (event: PullProgressEvent) => void;
@@ -41,6 +45,8 @@ export interface PullResult {
   readonly downloaded: readonly string[];
   readonly alreadyCached: readonly string[];
   readonly bytesDownloaded: number;
+  /** Registry models only: the build's stamp, and whether a finished build was found. */
+  readonly built?: { readonly stamp: string; readonly reused: boolean };
 }
 
 export class HubSnapshotPuller {

@@ -8,3 +8,5 @@ export { modelsFor } from './models-file.query';
 export { ModelRegistry } from './model-registry';
 export { onnxFileFor } from './onnx-file.naming';
 export { companionSpecs } from './model-companions';
+export { REGISTRY_RECIPES, type RegistryRecipe } from './registry-recipes';
+export type { RegistrySource } from './model-spec';

@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import type { ModelSource } from './model-spec';
+import { REGISTRY_RECIPES, findRegistryRecipe } from './registry-recipes';
 
 export const HUB_PREFIX = 'hf:';
+export const REGISTRY_PREFIX = 'registry:';
 
 const DEFAULT_REVISION = 'main';
 
@@ -28,11 +30,36 @@ export function parseHubReference(reference: string): HubReference {
   return { repo, revision };
 }
 
+/** Reads the part after `registry:`: a recipe's name, or what is wrong with it. */
+export function parseRegistryReference(
+  reference: string,
+): { recipe: string } | { problem: string } {
+  if (findRegistryRecipe(reference) !== undefined) return { recipe: reference };
+  return {
+    problem: `"${REGISTRY_PREFIX}${reference}" must name a registry recipe: ${REGISTRY_RECIPES.map((recipe) => `${REGISTRY_PREFIX}${recipe.name}`).join(', ')}`,
+  };
+}
+
+/** What is wrong with a `source` as written, or undefined when it is valid. */
+export function sourceProblem(raw: string): string | undefined {
+  const reference = raw.startsWith(HUB_PREFIX)
+    ? parseHubReference(raw.slice(HUB_PREFIX.length))
+    : raw.startsWith(REGISTRY_PREFIX)
+      ? parseRegistryReference(raw.slice(REGISTRY_PREFIX.length))
+      : undefined;
+  return reference !== undefined && 'problem' in reference ? reference.problem : undefined;
+}
+
 /**
  * Turns the `source` written in a models file into a model source. The text must already have
- * passed validation (`parseHubReference` for `hf:` sources).
+ * passed validation (`sourceProblem`).
  */
 export function toModelSource(raw: string, modelsFileDir: string): ModelSource {
+  if (raw.startsWith(REGISTRY_PREFIX)) {
+    const reference = parseRegistryReference(raw.slice(REGISTRY_PREFIX.length));
+    if ('problem' in reference) throw new Error(reference.problem);
+    return { kind: 'registry', recipe: reference.recipe, raw };
+  }
   if (!raw.startsWith(HUB_PREFIX)) {
     return { kind: 'local', path: path.resolve(modelsFileDir, raw), raw };
   }

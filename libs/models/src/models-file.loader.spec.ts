@@ -92,6 +92,49 @@ describe('parseModelsFile', () => {
     });
   });
 
+  it('reads a registry source as the recipe it names', () => {
+    const file = parseModelsFile(
+      'models: [{id: m, capability: chat, source: "registry:smollm2-135m-instruct"}]',
+      FILE,
+    );
+    expect(file.models[0]?.source).toEqual({
+      kind: 'registry',
+      recipe: 'smollm2-135m-instruct',
+      raw: 'registry:smollm2-135m-instruct',
+    });
+  });
+
+  it('loads the starter models file, whose entries name registry sources', () => {
+    const starter = loadModelsFile(path.join(__dirname, '../../../config/models.starter.yaml'));
+    expect(
+      starter.models.map(({ id, capability, source }) => [id, capability, source.kind]),
+    ).toEqual([
+      ['smollm2-135m-instruct', 'chat', 'registry'],
+      ['smollm2-135m-instruct-q4', 'chat', 'registry'],
+      ['tiny-smolvlm', 'chat', 'local'],
+      ['all-minilm-l6-v2', 'embeddings', 'registry'],
+      ['tiny-moderation', 'moderation', 'local'],
+      ['piper-joe', 'speech', 'registry'],
+      ['whisper-tiny-en', 'transcription', 'registry'],
+    ]);
+  });
+
+  it("the starter file answers to the default file's aliases and voice names", () => {
+    const config = path.join(__dirname, '../../../config');
+    const starter = loadModelsFile(path.join(config, 'models.starter.yaml'));
+    const defaults = loadModelsFile(path.join(config, 'models.yaml'));
+    const voices = (file: typeof starter) =>
+      file.models
+        .filter((model) => model.capability === 'speech')
+        .flatMap((model) => Object.keys(model.options.voices as object))
+        .sort();
+    expect(voices(starter)).toEqual(voices(defaults));
+    for (const model of defaults.models) {
+      const served = modelsFor(starter, model.capability).flatMap((one) => one.aliases);
+      expect(served).toEqual(expect.arrayContaining(model.aliases));
+    }
+  });
+
   it('selects models by capability', () => {
     const file = parseModelsFile(VALID, FILE);
     expect(modelsFor(file, 'embeddings').map((model) => model.id)).toEqual(['all-minilm-l6-v2']);
@@ -133,6 +176,11 @@ describe('parseModelsFile', () => {
       'a malformed hub source',
       'models: [{id: m, capability: chat, source: "hf:all-MiniLM"}]',
       'field "source": "hf:all-MiniLM" must name a Hub repository as hf:<org>/<name>[@<revision>]',
+    ],
+    [
+      'an unknown registry recipe',
+      'models: [{id: m, capability: chat, source: "registry:llama-70b"}]',
+      'field "source": "registry:llama-70b" must name a registry recipe: registry:smollm2-135m-instruct, registry:all-minilm-l6-v2, registry:piper-joe, registry:whisper-tiny-en',
     ],
     [
       'an empty source',

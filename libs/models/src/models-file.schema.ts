@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CAPABILITIES } from '@tessera/contracts';
 import { isContainedPath } from './contained-path.guard';
-import { HUB_PREFIX, parseHubReference } from './model-source.parser';
+import { sourceProblem } from './model-source.parser';
 import { DTYPES } from './onnx-file.naming';
 
 // Names travel in request bodies and in `GET /v1/models/{id}`; names clients already send
@@ -19,9 +19,8 @@ const source = z
   .string()
   .min(1, { error: 'must not be empty' })
   .superRefine((value, ctx) => {
-    if (!value.startsWith(HUB_PREFIX)) return;
-    const reference = parseHubReference(value.slice(HUB_PREFIX.length));
-    if ('problem' in reference) ctx.addIssue({ code: 'custom', message: reference.problem });
+    const problem = sourceProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 // The file is looked up inside the model directory and the cache, so it must stay inside it.

@@ -13,3 +13,6 @@ export {
   ModelDownloadError,
   ModelNotAvailableError,
 } from './model-store.errors';
+export type { HubReachability } from './hub-reachability.probe';
+export { formatByteSize } from './byte-size.format';
+export { RegistryBuildError, type RegistryBuildFailure } from './registry-build.error';
