@@ -130,7 +130,7 @@ it('ranks a paraphrase above an unrelated sentence', async () => {
   expect(cosine(anchor!, paraphrase!)).toBeGreaterThan(cosine(anchor!, unrelated!));
 });
 
-it('transcribes its own speech of a sentence word for word', async () => {
+it('transcribes and translates its own speech of a sentence word for word', async () => {
   const sentence = 'The quick brown fox jumps over the lazy dog near the river bank.';
   const speech = await client.audio.speech.create({
     model: 'tts-1',
@@ -147,6 +147,14 @@ it('transcribes its own speech of a sentence word for word', async () => {
   const wer = wordErrors(reference, words(transcript.text)) / reference.length;
   process.stdout.write(`said: ${sentence}\nheard: ${transcript.text}\nWER ${wer}\n`);
   expect(wer).toBeLessThanOrEqual(0.1);
+  // An English-only model translates English: its transcript is the translation.
+  const translation = await client.audio.translations.create({
+    model: 'whisper-1',
+    file: await toFile(audio, 'sentence.wav', { type: 'audio/wav' }),
+  });
+  expect(wordErrors(reference, words(translation.text)) / reference.length).toBeLessThanOrEqual(
+    0.1,
+  );
 });
 
 it('marks the fixture-backed models in GET /v1/models', async () => {

@@ -26,18 +26,16 @@ export function checkTranscriptionAsk(
   info: WhisperModelInfo,
   ask: TranscriptionAsk,
 ): void {
-  if (ask.task === 'translate' && !info.multilingual) {
-    throw new TranscriptionRequestError(
-      `The model '${modelId}' is English-only and cannot translate; use a multilingual model.`,
-      'model',
-    );
-  }
+  // An English-only model translates English only: its English transcript is the translation
+  // (its prompt has no task token, so the job runs as a transcription). Other languages are
+  // refused by the language check below; undetected ones come out as the model hears them.
   if (ask.language !== undefined && !info.languages.includes(ask.language)) {
     throw new TranscriptionRequestError(
       info.multilingual
         ? `The language '${ask.language}' is not one the model '${modelId}' knows. ` +
             `Use an ISO-639-1 code among: ${info.languages.join(', ')}.`
-        : `The model '${modelId}' is English-only: language must be 'en' or left out.`,
+        : `The model '${modelId}' is English-only: language must be 'en' or left out` +
+            (ask.task === 'translate' ? ' (it translates English audio only).' : '.'),
       'language',
     );
   }

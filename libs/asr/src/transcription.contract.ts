@@ -60,7 +60,7 @@ export interface TranscriptionResult {
 
 /** What a loaded model can do, for validation before any audio is decoded. */
 export interface WhisperModelInfo {
-  /** False for `.en` models: only English, and no translation. */
+  /** False for `.en` models: English only (a translation is its English transcript). */
   readonly multilingual: boolean;
   /** ISO-639-1 codes the model knows (from generation_config.json's lang_to_id). */
   readonly languages: readonly string[];
