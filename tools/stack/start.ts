@@ -15,6 +15,7 @@ import {
 import { CliUsageError } from '../models/cli.arguments';
 import { pullModels } from '../models/pull.command';
 import { ProcessGroup } from './process-group';
+import { warnIfEndOfLife } from './node-release.schedule';
 import { freePort } from './ports';
 import { START_USAGE, parseStartArguments } from './start.arguments';
 
@@ -141,6 +142,7 @@ function main(): void {
     process.stdout.write(`${START_USAGE}\n`);
     return;
   }
+  warnIfEndOfLife();
   const group = new ProcessGroup(log);
   group.stopOnSignals();
   startStack(command.modelsFile, group).catch((error: unknown) => {
