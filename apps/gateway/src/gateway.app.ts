@@ -18,6 +18,7 @@ import { gatewayServerOptions, maxHeadersCountFor, registerEdgeLimits } from './
 import { END_GRACE_MS, GatewayDrain } from './http/gateway.drain';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
+import { registerLingeringClose } from './http/lingering-close';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { registerMultipartParser } from './http/multipart-body.parser';
 import { RateLimiter } from './limits/rate-limiter';
@@ -72,6 +73,7 @@ export async function createGatewayApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   fastify.server.maxHeadersCount = maxHeadersCountFor(edge);
+  registerLingeringClose(fastify.server);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
   const registry = app.get<Registry>(METRICS_REGISTRY);
