@@ -4,7 +4,7 @@
 # Builds the `tessera` and `tessera-audio` targets as
 #   $REGISTRY/tessera:$VERSION[-cuda] and $REGISTRY/tessera-audio:$VERSION[-cuda]
 # (REGISTRY default ghcr.io/tessera-ai, VERSION default package.json's), then prints their sizes.
-# --local-base builds against tools/image/local-base.sh's image instead of node:20-bookworm-slim
+# --local-base builds against tools/image/local-base.sh's image instead of node:24-bookworm-slim
 # (for machines without registry access). BASE_IMAGE / CUDA_BASE_IMAGE in the environment pick
 # other bases. Not part of CI: it needs a container engine, root (or rootless set-up) and minutes.
 set -euo pipefail

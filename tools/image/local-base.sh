@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A stand-in for node:20-bookworm-slim where no registry can be reached: a Debian bookworm
-# minbase root filesystem (debootstrap from the Debian mirror) with this machine's Node.js 20 laid
-# out as the official image has it (node and npm under /usr/local), imported as a local image.
+# A stand-in for node:24-bookworm-slim where no container registry can be reached: a Debian
+# bookworm minbase root filesystem (debootstrap from the Debian mirror) with the Node.js LTS CI runs
+# (tools/ci/node-dist.sh: the official build, from the npm registry) and this machine's npm laid
+# out as the official image has them (under /usr/local), imported as a local image.
 # The certificate authorities this machine adds (/usr/local/share/ca-certificates: a proxy that
 # inspects TLS, say) go in too, as a site's own base image carries them: without them npm cannot
 # reach the registry from a build step.
@@ -14,11 +15,7 @@ work="${TESSERA_IMAGE_WORK:-/var/tmp/tessera-image}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 rootfs="$work/rootfs"
 
-node_bin="$(command -v node)"
-case "$(node --version)" in
-  v20.*) ;;
-  *) echo "need Node.js 20 on this machine (found $(node --version))" >&2; exit 1 ;;
-esac
+node_bin="$(bash "$(dirname "$0")/../ci/node-dist.sh" bin)/node"
 npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")" # …/node_modules/npm
 
 if [[ ! -x "$rootfs/usr/bin/apt-get" ]]; then
@@ -50,4 +47,4 @@ cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt
 tar -C "$rootfs" --numeric-owner -c . |
   podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' - "$image" >/dev/null
-echo "$image: Debian bookworm minbase + node $(node --version) ($(du -sh "$rootfs" | cut -f1) unpacked)"
+echo "$image: Debian bookworm minbase + node $("$node_bin" --version) ($(du -sh "$rootfs" | cut -f1) unpacked)"

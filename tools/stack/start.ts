@@ -11,6 +11,7 @@ import { CliUsageError } from '../models/cli.arguments';
 import { pullModels } from '../models/pull.command';
 import { composeModelsFile, writeComposedModelsFile } from './models-file.composer';
 import { ProcessGroup } from './process-group';
+import { warnIfEndOfLife } from './node-release.schedule';
 import { freePort } from './ports';
 import { renderServedModelsBanner } from './served-models.banner';
 import { resolveServedModels } from './served-models.resolver';
@@ -174,6 +175,7 @@ function main(): void {
     process.stdout.write(`${START_USAGE}\n`);
     return;
   }
+  warnIfEndOfLife();
   const group = new ProcessGroup(log);
   group.stopOnSignals();
   startStack(command, group).catch((error: unknown) => {

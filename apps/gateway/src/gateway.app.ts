@@ -14,10 +14,15 @@ import { OpenAIExceptionFilter } from './errors/openai-exception.filter';
 import { GatewayModule } from './gateway.module';
 import { ApiKeyVerifier } from './access/api-key.verifier';
 import { clientErrorHandlerFor, frameworkErrorHandler } from './http/edge-errors.handler';
-import { gatewayServerOptions, maxHeadersCountFor, registerEdgeLimits } from './http/edge-limits';
+import {
+  NODE_MAX_HEADERS_COUNT,
+  gatewayServerOptions,
+  registerEdgeLimits,
+} from './http/edge-limits';
 import { END_GRACE_MS, GatewayDrain } from './http/gateway.drain';
 import { registerGatewayHooks, requestIdOf } from './http/gateway.hooks';
 import { HttpMetrics } from './http/http.metrics';
+import { registerLingeringClose } from './http/lingering-close';
 import { registerJsonBodyParser } from './http/json-body.parser';
 import { registerMultipartParser } from './http/multipart-body.parser';
 import { RateLimiter } from './limits/rate-limiter';
@@ -71,7 +76,8 @@ export async function createGatewayApp(
     { ...options, bodyParser: false, abortOnError: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.server.maxHeadersCount = maxHeadersCountFor(edge);
+  fastify.server.maxHeadersCount = NODE_MAX_HEADERS_COUNT;
+  registerLingeringClose(fastify.server);
   registerJsonBodyParser(fastify, config.bodyLimitBytes);
   await registerMultipartParser(fastify);
   const registry = app.get<Registry>(METRICS_REGISTRY);

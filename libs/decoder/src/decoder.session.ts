@@ -6,7 +6,8 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { readDecoderConfig } from './decoder.config';
 import { DECODER_OPS, describeDecoderGraph, findOpTypes, type DecoderGraph } from './decoder.graph';
 import { float16ToFloat32 } from './float16.convert';
-import { KvBatch, type KvArray, type KvShape } from './kv.batch';
+import { outputBits } from './float16.tensor';
+import { KvBatch, type KvShape } from './kv.batch';
 import type { ImageSplice, VisionSessions } from './vision/vision.session';
 
 /** Grows-only int64 scratch, so steady-state steps allocate no feed buffers. */
@@ -142,7 +143,7 @@ export class DecoderSession {
 
   /** float16 logits (q4f16 exports) are converted into a reused buffer; float32 pass as is. */
   private float32(output: InferenceSession.OnnxValueMapType[string]): Float32Array {
-    const logits = output.data as Float32Array | Uint16Array;
+    const logits = outputBits(output.data);
     if (logits instanceof Float32Array) return logits;
     if (this.logits32.length < logits.length) this.logits32 = new Float32Array(logits.length);
     return float16ToFloat32(logits, this.logits32);
@@ -171,7 +172,7 @@ export class DecoderSession {
       if (this.graph.inputsEmbeds) await this.embed(feeds, cache.rows, step, images);
       const out = await this.session.run(feeds, this.fetches(feeds, outputs));
       cache.advance(
-        this.graph.presentNames.map((name) => out[name].data as KvArray),
+        this.graph.presentNames.map((name) => outputBits(out[name].data)),
         step,
         added,
       );

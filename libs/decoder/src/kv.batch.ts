@@ -12,8 +12,9 @@
 //
 // Rows are copied only when the batch's membership changes (see `assemble`), and a
 // right-padded batch also when it runs out of capacity (`reserve`).
-import { Tensor } from 'onnxruntime-node';
+import type { Tensor } from 'onnxruntime-node';
 import type { KvType } from './decoder.graph';
+import { cacheTensor } from './float16.tensor';
 
 export type KvArray = Float32Array | Uint16Array;
 
@@ -90,7 +91,7 @@ export class KvBatch {
   /** The past inputs of the next run. */
   tensors(): Tensor[] {
     const dims = [this.rows, this.shape.kvHeads, this.past, this.shape.headSize];
-    return this.data.map((data) => new Tensor(this.shape.kvType, data, dims));
+    return this.data.map((data) => cacheTensor(this.shape.kvType, data, dims));
   }
 
   /**

@@ -27,8 +27,7 @@ export function registerEdgeLimits(
 
   // A callback hook (no promise per request); one that answers does not call `done`.
   fastify.addHook('onRequest', (request, reply, done) => {
-    // Node keeps at most maxHeadersCount fields (limit + 1, see gatewayServerOptions): one past
-    // the limit is enough to know it was crossed.
+    // Node keeps every field (NODE_MAX_HEADERS_COUNT).
     if (request.raw.rawHeaders.length / 2 > limits.maxHeaderCount) {
       void reply.header('connection', 'close');
       void sendOpenAIError(reply, tooManyHeaders(limits.maxHeaderCount));
@@ -54,10 +53,13 @@ export function gatewayServerOptions(limits: EdgeLimits) {
   };
 }
 
-/** Node's server.maxHeadersCount for a limit: one more field than allowed, to see it crossed. */
-export function maxHeadersCountFor(limits: EdgeLimits): number {
-  return limits.maxHeaderCount + 1;
-}
+/**
+ * Node's server.maxHeadersCount: none, so that every field reaches the count above (the head's
+ * size, maxHeaderSize, bounds them). A count of its own would not do: Node 24 refuses a head
+ * with more fields as one over its size (HPE_HEADER_OVERFLOW), and that 431 would name the
+ * wrong limit.
+ */
+export const NODE_MAX_HEADERS_COUNT = 0;
 
 /**
  * Cuts a request whose body stops arriving for `idleMs` with a 408 (OpenAI body), then closes
