@@ -26,6 +26,8 @@ export interface BuiltProcess {
 export interface BuiltService extends BuiltProcess {
   /** `127.0.0.1:<port>`, as an upstream variable takes it. */
   readonly grpcAddress: string;
+  /** Where its /readyz and /metrics answer, `http://127.0.0.1:<port>`. */
+  readonly httpUrl: string;
 }
 
 export interface BuiltGateway extends BuiltProcess {
@@ -63,8 +65,14 @@ async function ready(process: BuiltProcess, url: string, name: string): Promise<
   }
 }
 
-/** A capability service on the fixture models, once its /readyz answers 200. */
-export async function startBuiltService(capability: Capability): Promise<BuiltService> {
+/**
+ * A capability service on the fixture models, once its /readyz answers 200; `env` adds to or
+ * replaces its environment (another TESSERA_MODELS_FILE, say).
+ */
+export async function startBuiltService(
+  capability: Capability,
+  env: Record<string, string> = {},
+): Promise<BuiltService> {
   const entry = implementedCapabilities().find((c) => c.capability === capability)!.entry;
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
   const service = run(entry, {
@@ -72,9 +80,14 @@ export async function startBuiltService(capability: Capability): Promise<BuiltSe
     GRPC_PORT: String(grpcPort),
     HTTP_PORT: String(httpPort),
     TESSERA_MODELS_FILE: fixturesModelsFile(),
+    ...env,
   });
   await ready(service, `http://127.0.0.1:${httpPort}/readyz`, capability);
-  return { ...service, grpcAddress: `127.0.0.1:${grpcPort}` };
+  return {
+    ...service,
+    grpcAddress: `127.0.0.1:${grpcPort}`,
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+  };
 }
 
 /** The gateway in front of `services` with the test key, once its /readyz answers 200. */

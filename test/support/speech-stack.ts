@@ -2,9 +2,6 @@
 // for the encoding) and the real gateway in this process, each on port 0, for the speech
 // end-to-end tests; the models file they serve; and reads what a test needs from the service's
 // /metrics.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { GatewayConfig } from '@tessera/config';
 import { startCapabilityService } from '@tessera/service';
 import { fixtureModelDir, temporaryModelsFile } from '@tessera/testing';
@@ -13,50 +10,41 @@ import { serviceCounterOf, startGateway, type TestService } from './test-stack';
 
 /** The multi-speaker fixture voice as OpenAI's model names, with the voices of the seed. */
 export const SPEECH_MODEL = 'tiny-piper-multi';
-/** The same voice with its noise scales at 0: one request always gives the same audio. */
+/**
+ * The same voice with the model's `noise_scale` and `noise_w` at 0: one request always gives
+ * the same audio.
+ */
 export const QUIET_MODEL = 'tiny-piper-multi-quiet';
 /** The voice map of both: the six seed voices and two more names, each its own speaker. */
 export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer', 'ash', 'coral'];
 
 const VOICE_FILE = 'tiny-piper-multi.onnx';
 
-/** The fixture voice copied to a new folder with `noise_scale` and `noise_w` set to 0. */
-function quietVoiceDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-quiet-voice-'));
-  const source = fixtureModelDir(SPEECH_MODEL);
-  fs.copyFileSync(path.join(source, VOICE_FILE), path.join(dir, VOICE_FILE));
-  const config = JSON.parse(fs.readFileSync(path.join(source, `${VOICE_FILE}.json`), 'utf8')) as {
-    inference: Record<string, number>;
-  };
-  config.inference = { ...config.inference, noise_scale: 0, noise_w: 0 };
-  fs.writeFileSync(path.join(dir, `${VOICE_FILE}.json`), JSON.stringify(config));
-  return dir;
-}
-
 /**
  * The speech models of the e2e tests: the fixture voice behind tts-1, tts-1-hd and
- * gpt-4o-mini-tts, its quiet copy, and an embeddings model (for "a model of another capability").
+ * gpt-4o-mini-tts, the same voice without noise, and an embeddings model (for "a model of another capability").
  * `options`: more model options for both speech models (YAML values, e.g. `{ workers: '2' }`).
  */
 export function speechModelsFile(options: Record<string, string> = {}): string {
   const voices = SPEECH_VOICES.map(
     (name, speaker) => `        ${name}: { speaker: speaker_${speaker} }`,
   );
-  const speech = (id: string, source: string, aliases: string) => [
+  const speech = (id: string, aliases: string, quiet: boolean) => [
     `  - id: ${id}`,
     '    capability: speech',
-    `    source: ${JSON.stringify(source)}`,
+    `    source: ${JSON.stringify(fixtureModelDir(SPEECH_MODEL))}`,
     `    file: ${VOICE_FILE}`,
     `    aliases: [${aliases}]`,
     '    options:',
     ...Object.entries(options).map(([name, value]) => `      ${name}: ${value}`),
+    ...(quiet ? ['      noise_scale: 0', '      noise_w: 0'] : []),
     '      voices:',
     ...voices,
   ];
   return temporaryModelsFile([
     'models:',
-    ...speech(SPEECH_MODEL, fixtureModelDir(SPEECH_MODEL), 'tts-1, tts-1-hd, gpt-4o-mini-tts'),
-    ...speech(QUIET_MODEL, quietVoiceDir(), 'quiet-tts'),
+    ...speech(SPEECH_MODEL, 'tts-1, tts-1-hd, gpt-4o-mini-tts', false),
+    ...speech(QUIET_MODEL, 'quiet-tts', true),
     '  - id: tiny-bert',
     '    capability: embeddings',
     `    source: ${JSON.stringify(fixtureModelDir('tiny-bert'))}`,

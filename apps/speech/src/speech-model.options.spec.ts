@@ -17,6 +17,15 @@ describe('speech model options', () => {
     });
   });
 
+  it('leaves the noise scales to each voice config unless set', () => {
+    expect(SpeechModelOptionsSchema.parse({ voices: { alloy: {} } })).not.toHaveProperty(
+      'noise_scale',
+    );
+    expect(
+      SpeechModelOptionsSchema.parse({ voices: { alloy: {} }, noise_scale: 0, noise_w: 0 }),
+    ).toMatchObject({ noise_scale: 0, noise_w: 0 });
+  });
+
   it.each([
     [{}, 'voices'],
     [{ voices: {} }, 'voices'],
@@ -28,6 +37,8 @@ describe('speech model options', () => {
     [{ voices: { alloy: {} }, max_backlog_seconds: 0 }, 'max_backlog_seconds'],
     [{ voices: { alloy: {} }, initial_chars_per_second: -1 }, 'initial_chars_per_second'],
     [{ voices: { alloy: {} }, noise: 0 }, ''],
+    [{ voices: { alloy: {} }, noise_scale: -0.1 }, 'noise_scale'],
+    [{ voices: { alloy: {} }, noise_w: -1 }, 'noise_w'],
   ])('refuses %j, naming %s', (options, path) => {
     const parsed = SpeechModelOptionsSchema.safeParse(options);
     expect(parsed.success).toBe(false);

@@ -48,6 +48,14 @@ export const SpeechModelOptionsSchema = RuntimeOptionsSchema.extend({
    * keep it low (a CPU voice of piper's "medium" quality makes 200–400).
    */
   initial_chars_per_second: z.number().positive().max(1_000_000).default(100),
+  /**
+   * Instead of each voice config's `inference.noise_scale` (the phoneme noise) and
+   * `inference.noise_w` (the duration noise). Piper draws that noise inside its graph, so no
+   * seed repeats it: 0 for both makes a voice's audio a function of its input (to compare two
+   * providers or machines), at the cost of a flatter voice.
+   */
+  noise_scale: z.number().min(0).optional(),
+  noise_w: z.number().min(0).optional(),
 }).strict();
 
 export type SpeechModelOptions = z.infer<typeof SpeechModelOptionsSchema>;

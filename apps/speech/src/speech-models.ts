@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import type { ModelSpec } from '@tessera/models';
 import { ServedModels, type ModelToOpen } from '@tessera/service';
-import { PiperVoice } from '@tessera/tts';
+import { PiperVoice, type PiperVoiceConfig } from '@tessera/tts';
 import { Gauge } from 'prom-client';
 import { SpeechModelOptionsSchema, type SpeechModelOptions } from './speech-model.options';
 import { SynthesisBacklog } from './synthesis.backlog';
@@ -72,6 +72,7 @@ export class SpeechModels extends ServedModels<SpeechModel, typeof SpeechModelOp
         onnxPath: join(directory, file),
         modelDir: directory,
         runtime: options,
+        inference: noiseScalesOf(options),
         onWarning: (message) => this.logger.warn(message),
       }).catch((error: Error) => {
         throw new Error(`${where}: ${error.message}`);
@@ -124,4 +125,12 @@ export class SpeechModels extends ServedModels<SpeechModel, typeof SpeechModelOp
       },
     });
   }
+}
+
+/** The noise scales the entry sets, to replace the voice config's (absent ones stay). */
+function noiseScalesOf(options: SpeechModelOptions): Partial<PiperVoiceConfig['inference']> {
+  return {
+    ...(options.noise_scale !== undefined && { noise_scale: options.noise_scale }),
+    ...(options.noise_w !== undefined && { noise_w: options.noise_w }),
+  };
 }
