@@ -17,6 +17,7 @@ export default tseslint.config(
       'test/extended/jest.config.js',
       'test/tracing/jest.config.js',
       'test/reliability/jest.config.js',
+      'test/webgpu/jest.config.js',
     ],
   },
   eslint.configs.recommended,

@@ -18,6 +18,7 @@ module.exports = {
   ],
   // test/k8s, test/cluster and test/tracing need Go-built tools: npm run test:chart, test:cluster,
   // test:tracing. test/reliability runs minutes of load and faults: npm run test:reliability.
+  // test/webgpu needs a Vulkan driver (Mesa's lavapipe will do): npm run test:webgpu.
   testPathIgnorePatterns: [
     '/node_modules/',
     '/dist/',
@@ -26,6 +27,7 @@ module.exports = {
     '/test/cluster/',
     '/test/tracing/',
     '/test/reliability/',
+    '/test/webgpu/',
   ],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
