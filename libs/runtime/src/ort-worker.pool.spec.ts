@@ -3,8 +3,10 @@
 import { join } from 'node:path';
 import type { SteppingChunk, SteppingEngineTypes } from '../test/stepping.engine';
 import { engineModule } from './engine.contract';
+import { ExecutionProviderReport, reportingProviders } from './execution-provider.report';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 import { OrtWorkerPool, type OrtWorkerPoolOptions } from './ort-worker.pool';
+import type { ExecutionProvider } from './runtime.options';
 import { QueueFullError, WorkCancelledError, WorkDeadlineError } from './work.errors';
 
 const MODEL_DIR = join(__dirname, '../../../test/fixtures/models/tiny-bert');
@@ -240,28 +242,68 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
     await expect(pool.execute(request)).rejects.toThrow(OrtWorkerPoolUnavailableError);
   });
 
-  it('falls back from CUDA to CPU with a warning when the provider cannot load', async () => {
+  it('falls back from CUDA to CPU with one warning for all its workers, naming the model', async () => {
     const warnings: string[] = [];
-    await withPool(
-      {
+    const report = new ExecutionProviderReport("model 'tiny'");
+    const pool = await reportingProviders(report, async () => {
+      const started = steppingPool({
         runtime: {
+          workers: 2,
           intra_op_threads: 1,
           execution_providers: ['cuda', 'cpu'],
           graph_optimization_level: 'basic',
           free_dimension_overrides: { batch_size: 1 },
         },
         onWarning: (message) => warnings.push(message),
-      },
-      async (pool) => {
-        expect(warnings).toEqual([
-          expect.stringMatching(
-            /worker 0: execution provider 'cuda' could not be used .*falling back to cpu/,
-          ),
-        ]);
-        const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
-        expect(chunks).toHaveLength(1);
-      },
-    );
+      });
+      await started.start();
+      return started;
+    });
+    try {
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^stepping\.engine engine: execution provider 'cuda' could not be used for model 'tiny' \(.+\); falling back to cpu$/,
+        ),
+      ]);
+      expect(pool.providers).toBe(report);
+      expect(report.runsOn()).toEqual(['cpu']);
+      expect(report.describe()).toBe('onnx/model.onnx [cpu]');
+      const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
+      expect(chunks).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('runs on WebGPU (lavapipe in CI) with the same hidden states as on the CPU', async () => {
+    const ids = [2, 17, 301, 44, 9, 3];
+    const encode = async (execution_providers: ExecutionProvider[]) => {
+      const warnings: string[] = [];
+      let providers: string[] = [];
+      let hidden: Float32Array | undefined;
+      await withPool(
+        {
+          runtime: { intra_op_threads: 1, execution_providers },
+          onWarning: (message) => warnings.push(message),
+        },
+        async (pool) => {
+          hidden = (await pool.execute({ kind: 'encode', ids })).data;
+          providers = pool.providers.runsOn();
+        },
+      );
+      return { warnings, providers, hidden: Array.from(hidden ?? []) };
+    };
+    const cpu = await encode(['cpu']);
+    const gpu = await encode(['webgpu', 'cpu']);
+    // No warning: a provider that could not start would say why here (see docs/configuration.md
+    // for the Vulkan driver it needs).
+    expect(gpu.warnings).toEqual([]);
+    expect(gpu.providers).toEqual(['webgpu']);
+    expect(cpu.providers).toEqual(['cpu']);
+    expect(gpu.hidden).toHaveLength(cpu.hidden.length);
+    expect(cpu.hidden.length).toBeGreaterThan(ids.length);
+    const largest = Math.max(...cpu.hidden.map((value, i) => Math.abs(value - gpu.hidden[i])));
+    expect(largest).toBeLessThan(1e-4);
   });
 
   it('fails to start with a clear error for a missing model or a module that is no engine', async () => {

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { EngineModule, EngineTypes } from './engine.contract';
+import { ExecutionProviderReport, currentProviderReport } from './execution-provider.report';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 import {
   reviveError,
@@ -25,7 +26,7 @@ export interface OrtWorkerPoolOptions<T extends EngineTypes> {
   readonly runtime?: Partial<RuntimeOptions>;
   /** Jobs one worker runs at once (a continuous-batching engine takes many). Default 1. */
   readonly concurrency?: number;
-  /** Where worker warnings go (e.g. a provider fallback). Default: console.warn. */
+  /** Where worker warnings go (e.g. a provider fallback, once per model). Default: console.warn. */
   readonly onWarning?: (message: string) => void;
 }
 
@@ -70,6 +71,11 @@ interface WorkerSlot {
 
 export class OrtWorkerPool<T extends EngineTypes> {
   readonly size: number;
+  /**
+   * The providers its sessions opened with: the report of the model being opened when the pool
+   * was created (see `reportingProviders`), shared with the model's other pools, or its own.
+   */
+  readonly providers: ExecutionProviderReport;
   private readonly concurrency: number;
   private readonly maxQueued: number;
   private readonly init: Omit<OrtWorkerInit, 'worker' | 'progress'>;
@@ -101,6 +107,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
     };
     this.engineName = `${basename(options.engine.path).replace(/\.[jt]s$/, '')} engine`;
     this.onWarning = options.onWarning ?? ((message) => console.warn(message));
+    this.providers = currentProviderReport() ?? new ExecutionProviderReport(options.modelDir);
   }
 
   /** Starts every worker and its engine; rejects (and cleans up) if any fails. */
@@ -270,6 +277,9 @@ export class OrtWorkerPool<T extends EngineTypes> {
           this.dispatch();
         } else if (reply.type === 'warning') {
           this.onWarning(`${this.engineName}, worker ${index}: ${reply.message}`);
+        } else if (reply.type === 'session') {
+          const warnings = this.providers.record(this.init.modelDir, index, reply.opened);
+          for (const warning of warnings) this.onWarning(`${this.engineName}: ${warning}`);
         } else {
           this.onReply(slot, reply);
         }
@@ -323,7 +333,10 @@ export class OrtWorkerPool<T extends EngineTypes> {
     }
   }
 
-  private onReply(slot: WorkerSlot, reply: Exclude<OrtWorkerReply, { type: 'ready' | 'warning' }>) {
+  private onReply(
+    slot: WorkerSlot,
+    reply: Exclude<OrtWorkerReply, { type: 'ready' | 'warning' | 'session' }>,
+  ) {
     const job = slot.jobs.get(reply.id);
     if (!job) return;
     if (reply.type === 'chunk') {

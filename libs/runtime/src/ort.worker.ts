@@ -67,7 +67,9 @@ async function main(port: MessagePort): Promise<void> {
     modelDir: init.modelDir,
     options: init.engineOptions,
     worker: init.worker,
-    sessions: sessionFactory(init.modelDir, init.session, warn),
+    sessions: sessionFactory(init.modelDir, init.session, (opened) =>
+      send(port, { type: 'session', opened }),
+    ),
     warn,
     progress: () => Atomics.add(progress, 0, 1),
   });
