@@ -5,7 +5,6 @@
 // `tiny-whisper` and `tiny-whisper-webgpu` is the same text.
 import { toFile } from 'openai';
 import { testAudio } from '../support/transcription-stack';
-import { expectServedOn } from './provider.check';
 import { onWebgpu, useWebgpuStack } from './webgpu-stack';
 
 const SPEECH = 'tiny-piper';
@@ -22,17 +21,6 @@ const SPEECH_INPUT = 'The quick brown fox jumps over the lazy dog. It was a sunn
 
 const stack = useWebgpuStack(['speech', 'transcription']);
 const client = () => stack().client;
-
-describe('each model runs on the provider its entry names', () => {
-  it.each([
-    ['speech', SPEECH],
-    ['transcription', TRANSCRIPTION],
-  ] as const)('%s', async (capability, model) => {
-    const service = stack().services[capability]!;
-    expectServedOn(service, model, 'cpu');
-    expectServedOn(service, onWebgpu(model), 'webgpu');
-  });
-});
 
 /** 16-bit little-endian mono samples, as `response_format: 'pcm'` sends them. */
 async function speak(model: string): Promise<Int16Array> {

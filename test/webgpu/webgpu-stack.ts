@@ -14,6 +14,7 @@ import {
   type BuiltService,
 } from '../support/built-processes';
 import { TEST_API_KEY } from '../support/test-stack';
+import { expectProvidersAsConfigured } from './provider.check';
 
 export const WEBGPU_MODELS_FILE = path.join(__dirname, 'models.webgpu.yaml');
 
@@ -40,7 +41,8 @@ function vulkanEnvironment(): Record<string, string> {
 
 /**
  * Starts the services of `capabilities` (one after the other: each compiles its shaders on the
- * cores the next would need) and the gateway before the file's tests; kills them after.
+ * cores the next would need), checks that each model runs on the provider its entry names first,
+ * and starts the gateway, before the file's tests; kills them after.
  */
 export function useWebgpuStack(capabilities: readonly Capability[]): () => WebgpuStack {
   let stack: WebgpuStack | undefined;
@@ -52,6 +54,10 @@ export function useWebgpuStack(capabilities: readonly Capability[]): () => Webgp
       const service = await startBuiltService(capability, env);
       started.push(service);
       services[capability] = service;
+    }
+    // Before any comparison: a model that fell back to the CPU would compare the CPU with itself.
+    for (const capability of capabilities) {
+      await expectProvidersAsConfigured(services[capability]!, capability, WEBGPU_MODELS_FILE);
     }
     const gateway = await startBuiltGateway(services, env);
     started.push(gateway);
