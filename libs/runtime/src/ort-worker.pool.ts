@@ -16,6 +16,7 @@ import {
 } from './ort-worker.protocol';
 import { sessionSettings, type RuntimeOptions } from './runtime.options';
 import { QueueFullError, WorkCancelledError, whyNotStart, type WorkBounds } from './work.errors';
+import { PROCESS_WEBGPU_TURN } from './webgpu.turns';
 import { launchWorkerScript } from './worker-script.launcher';
 
 export interface OrtWorkerPoolOptions<T extends EngineTypes> {
@@ -78,7 +79,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
   readonly providers: ExecutionProviderReport;
   private readonly concurrency: number;
   private readonly maxQueued: number;
-  private readonly init: Omit<OrtWorkerInit, 'worker' | 'progress'>;
+  private readonly init: Omit<OrtWorkerInit, 'worker' | 'progress' | 'webgpuTurn'>;
   private readonly engineName: string;
   private readonly onWarning: (message: string) => void;
   private readonly slots: WorkerSlot[] = [];
@@ -257,7 +258,12 @@ export class OrtWorkerPool<T extends EngineTypes> {
 
   private spawn(index: number): Promise<T['info']> {
     const progress = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    const workerData: OrtWorkerInit = { ...this.init, worker: index, progress };
+    const workerData: OrtWorkerInit = {
+      ...this.init,
+      worker: index,
+      progress,
+      webgpuTurn: PROCESS_WEBGPU_TURN,
+    };
     const thread = launchWorkerScript('ort.worker', { workerData });
     const slot: WorkerSlot = {
       index,

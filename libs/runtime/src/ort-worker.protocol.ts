@@ -15,6 +15,8 @@ export interface OrtWorkerInit {
   readonly session: SessionSettings;
   /** One Int32 the engine's `progress()` increments and the pool reads (no message each time). */
   readonly progress: SharedArrayBuffer;
+  /** The process's one turn at the WebGPU device (webgpu.turns.ts). */
+  readonly webgpuTurn: SharedArrayBuffer;
 }
 
 export type OrtWorkerCommand =

@@ -2,17 +2,20 @@
 // than CPU that cannot start (cuda: no GPU, no CUDA libraries in this onnxruntime-node build;
 // webgpu: no Vulkan driver or loader) is dropped and the session opens on what is left, ending
 // with CPU; each session is reported with the providers it opened with and those it dropped
-// (the pool warns once per model).
+// (the pool warns once per model). Calls on a session that asked for webgpu take turns with
+// every other thread's (webgpu.turns.ts).
 import { isAbsolute, join, relative } from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
 import type { SessionFactory } from './engine.contract';
 import type { DroppedProvider, OpenedSession } from './execution-provider.report';
 import type { ExecutionProvider, SessionSettings } from './runtime.options';
+import type { WebGpuTurns } from './webgpu.turns';
 
 export function sessionFactory(
   modelDir: string,
   settings: SessionSettings,
   onOpened: (opened: OpenedSession) => void,
+  webgpu: WebGpuTurns,
 ): SessionFactory {
   // What is left after a fallback: later sessions of the worker skip it without trying again.
   let providers: ExecutionProvider[] = [...settings.executionProviders];
@@ -42,13 +45,16 @@ export function sessionFactory(
       });
       for (;;) {
         try {
+          const onGpu = providers.includes('webgpu');
+          const chosen = options(providers);
           // Two calls: the overloads of create() take a path or a buffer, not their union.
-          const opened =
+          const create = () =>
             typeof source === 'string'
-              ? await InferenceSession.create(source, options(providers))
-              : await InferenceSession.create(source, options(providers));
+              ? InferenceSession.create(source, chosen)
+              : InferenceSession.create(source, chosen);
+          const opened = onGpu ? await webgpu.take(create) : await create();
           onOpened({ session, providers: [...providers], dropped });
-          return opened;
+          return onGpu ? takingTurns(opened, webgpu) : opened;
         } catch (error) {
           const failed = providers.find((provider) => provider !== 'cpu');
           if (failed === undefined) throw error;
@@ -62,6 +68,16 @@ export function sessionFactory(
       }
     },
   };
+}
+
+/** The session with its calls that reach the device (run, release) taking turns. */
+function takingTurns(session: InferenceSession, webgpu: WebGpuTurns): InferenceSession {
+  const run = session.run.bind(session) as (...args: unknown[]) => Promise<unknown>;
+  const release = session.release.bind(session);
+  return Object.assign(session, {
+    run: (...args: unknown[]) => webgpu.take(() => run(...args)),
+    release: () => webgpu.take(release),
+  }) as InferenceSession;
 }
 
 /** ORT's session config entries for the spinning settings; it reads the values as "0" or "1". */
