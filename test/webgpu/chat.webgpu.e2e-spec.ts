@@ -1,7 +1,8 @@
-// Chat on the WebGPU provider decodes what the CPU provider decodes, through the whole stack:
-// greedy, the end-of-sequence token barred, 32 steps, the same tokens and logprobs within 1e-3
-// — a request alone, whole and streamed; requests that join and leave a continuous batch at
-// different steps; and a JSON-schema request, whose output must validate.
+// Chat on the WebGPU provider decodes what the CPU provider decodes, through the whole stack, for
+// the fixture decoder's plain export and its GroupQueryAttention export: greedy, the
+// end-of-sequence token barred, 32 steps, the same tokens and logprobs within 1e-3 — a request
+// alone, whole and streamed; requests that join and leave a continuous batch at different steps;
+// and a JSON-schema request, whose output must validate.
 import { STRUCTURED_CASES } from '../support/structured-schemas';
 import { expectValidJson } from '../support/structured-output.check';
 import {
@@ -16,7 +17,11 @@ import {
 import { onWebgpu, useWebgpuStack } from './webgpu-stack';
 
 const CHAT = 'tiny-llama';
-const WEBGPU = onWebgpu(CHAT);
+/** The exports compared, by the id of their CPU entry (models.webgpu.yaml). */
+const EXPORTS = [
+  ['plain attention', CHAT],
+  ['GroupQueryAttention', 'tiny-llama-gqa'],
+] as const;
 const STEPS = 32;
 /** The bar of the suite (docs/gpu.md, "Verification"). */
 const MAX_LOGPROB_DELTA = 1e-3;
@@ -50,62 +55,62 @@ async function streamed(
   return new StreamedDecode(stream);
 }
 
-/** The largest |Δ| of the logprobs, checked against the bar; tokens must be equal first. */
-function expectSameDecode(actual: Decoded, expected: Decoded, steps: number): number {
+let largestDelta = 0;
+
+/** Tokens equal to the reference's first `steps`, logprobs within the bar. */
+function expectSameDecode(actual: Decoded, expected: Decoded, steps: number): void {
   expect(actual.tokens).toEqual(expected.tokens.slice(0, steps));
   expect(actual.finishReason).toBe('length');
   const deltas = actual.logprobs.map((logprob, i) => Math.abs(logprob - expected.logprobs[i]));
   const largest = Math.max(...deltas);
+  largestDelta = Math.max(largestDelta, largest);
   expect(largest).toBeLessThanOrEqual(MAX_LOGPROB_DELTA);
-  return largest;
 }
-
-/** Each conversation decoded alone on the CPU provider: what webgpu must reproduce. */
-let references: Decoded[];
-let largestDelta = 0;
-
-beforeAll(async () => {
-  references = [];
-  for (const messages of conversations) references.push(await whole(CHAT, messages));
-  for (const reference of references) {
-    expect(reference.tokens).toHaveLength(STEPS);
-    expect(reference.finishReason).toBe('length');
-  }
-}, 120_000);
 
 afterAll(() => {
   console.log(`chat: largest |logprob delta| webgpu/cpu ${largestDelta}`);
 });
 
-describe(`a request alone decodes the CPU's ${STEPS} tokens`, () => {
+describe.each(EXPORTS)('%s (%s)', (_, cpuModel) => {
+  const webgpuModel = onWebgpu(cpuModel);
+  /** Each conversation decoded alone on the CPU provider: what webgpu must reproduce. */
+  let references: Decoded[];
+
+  beforeAll(async () => {
+    references = [];
+    for (const messages of conversations) references.push(await whole(cpuModel, messages));
+    for (const reference of references) {
+      expect(reference.tokens).toHaveLength(STEPS);
+      expect(reference.finishReason).toBe('length');
+    }
+  }, 120_000);
+
   it.each(conversations.map((messages, index) => [index, messages] as const))(
-    'conversation %i, whole and streamed',
+    `conversation %i alone decodes the CPU's ${STEPS} tokens, whole and streamed`,
     async (index, messages) => {
       const reference = references[index];
-      const alone = await whole(WEBGPU, messages);
-      largestDelta = Math.max(largestDelta, expectSameDecode(alone, reference, STEPS));
+      const alone = await whole(webgpuModel, messages);
+      expectSameDecode(alone, reference, STEPS);
       expect(alone.content).toBe(reference.content);
-      const stream = await (await streamed(WEBGPU, messages)).done;
-      largestDelta = Math.max(largestDelta, expectSameDecode(stream, reference, STEPS));
+      const stream = await (await streamed(webgpuModel, messages)).done;
+      expectSameDecode(stream, reference, STEPS);
       expect(stream.content).toBe(reference.content);
     },
   );
-});
 
-describe('requests that join and leave a continuous batch', () => {
-  it('each decodes what it decodes alone on the CPU', async () => {
+  it('requests that join and leave a continuous batch each decode the CPU’s tokens', async () => {
     // A: the longest, alone at first. B joins at A's 4th token and, the shortest, leaves first;
     // C (not streamed) joins at B's 4th; D joins once B has left, while A still decodes.
-    const a = await streamed(WEBGPU, conversations[0], STEPS);
+    const a = await streamed(webgpuModel, conversations[0], STEPS);
     await a.tokensReached(4);
     expect(a.finished).toBe(false);
-    const b = await streamed(WEBGPU, conversations[1], 10);
+    const b = await streamed(webgpuModel, conversations[1], 10);
     await b.tokensReached(4);
     expect(a.finished).toBe(false);
-    const c = whole(WEBGPU, conversations[2], 24);
+    const c = whole(webgpuModel, conversations[2], 24);
     const bDone = await b.done;
     expect(a.finished).toBe(false);
-    const d = await streamed(WEBGPU, conversations[1], 16);
+    const d = await streamed(webgpuModel, conversations[1], 16);
     const results: [Decoded, number, number][] = [
       [await a.done, 0, STEPS],
       [bDone, 1, 10],
@@ -114,10 +119,7 @@ describe('requests that join and leave a continuous batch', () => {
     ];
     for (const [decoded, conversation, steps] of results) {
       expect(decoded.tokens).toHaveLength(steps);
-      largestDelta = Math.max(
-        largestDelta,
-        expectSameDecode(decoded, references[conversation], steps),
-      );
+      expectSameDecode(decoded, references[conversation], steps);
     }
   });
 });
@@ -140,7 +142,7 @@ describe('a JSON-schema request', () => {
           json_schema: { name: schemaCase.name, schema: schemaCase.schema, strict: true },
         },
       });
-    const webgpu = await request(WEBGPU);
+    const webgpu = await request(onWebgpu(CHAT));
     expect(webgpu.choices[0].finish_reason).toBe('stop');
     expectValidJson(webgpu.choices[0].message.content, schemaCase.schema);
     const cpu = await request(CHAT);
