@@ -10,6 +10,7 @@ import { ExecutionProviderReport, currentProviderReport } from './execution-prov
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 import {
   reviveError,
+  type OrtJobReply,
   type OrtWorkerCommand,
   type OrtWorkerInit,
   type OrtWorkerReply,
@@ -343,10 +344,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
     }
   }
 
-  private onReply(
-    slot: WorkerSlot,
-    reply: Exclude<OrtWorkerReply, { type: 'ready' | 'warning' | 'session' }>,
-  ) {
+  private onReply(slot: WorkerSlot, reply: OrtJobReply) {
     const job = slot.jobs.get(reply.id);
     if (!job) return;
     if (reply.type === 'chunk') {
