@@ -10,13 +10,14 @@ import { ExecutionProviderReport, currentProviderReport } from './execution-prov
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 import {
   reviveError,
+  type OrtJobReply,
   type OrtWorkerCommand,
   type OrtWorkerInit,
   type OrtWorkerReply,
 } from './ort-worker.protocol';
 import { sessionSettings, type RuntimeOptions } from './runtime.options';
 import { QueueFullError, WorkCancelledError, whyNotStart, type WorkBounds } from './work.errors';
-import { PROCESS_WEBGPU_TURN } from './webgpu.turns';
+import { PROCESS_WEBGPU_TURN, freeWebGpuTurnOf } from './webgpu.turns';
 import { launchWorkerScript } from './worker-script.launcher';
 
 export interface OrtWorkerPoolOptions<T extends EngineTypes> {
@@ -265,6 +266,8 @@ export class OrtWorkerPool<T extends EngineTypes> {
       webgpuTurn: PROCESS_WEBGPU_TURN,
     };
     const thread = launchWorkerScript('ort.worker', { workerData });
+    // Read now: an ended worker's threadId reads -1.
+    const { threadId } = thread;
     const slot: WorkerSlot = {
       index,
       thread,
@@ -294,6 +297,8 @@ export class OrtWorkerPool<T extends EngineTypes> {
         slot.lastError = error;
       });
       thread.on('exit', (code) => {
+        // Ended inside a webgpu call (crash, terminate): the other workers must not wait forever.
+        freeWebGpuTurnOf(threadId);
         const wasStarting = slot.state === 'starting';
         slot.state = 'dead';
         if (this.closing) return;
@@ -339,10 +344,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
     }
   }
 
-  private onReply(
-    slot: WorkerSlot,
-    reply: Exclude<OrtWorkerReply, { type: 'ready' | 'warning' | 'session' }>,
-  ) {
+  private onReply(slot: WorkerSlot, reply: OrtJobReply) {
     const job = slot.jobs.get(reply.id);
     if (!job) return;
     if (reply.type === 'chunk') {

@@ -44,6 +44,9 @@ export type OrtWorkerReply =
   | { readonly type: 'result'; readonly id: number; readonly result: unknown }
   | { readonly type: 'error'; readonly id: number; readonly error: SerializedError };
 
+/** The replies that answer a job (by its id). */
+export type OrtJobReply = Extract<OrtWorkerReply, { readonly id: number }>;
+
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof Error) {
     return { name: error.name, message: error.message, stack: error.stack };
