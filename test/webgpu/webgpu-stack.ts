@@ -2,7 +2,7 @@
 // and the gateway, as separate processes on loopback wired over real gRPC (as the launcher runs
 // them), all reading the suite's models file, where each fixture model is served twice: `<id>`
 // on ONNX Runtime's CPU provider and `<id>-webgpu` on its WebGPU provider.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Capability } from '@tessera/contracts';
@@ -34,9 +34,11 @@ export interface WebgpuStack {
  * The Vulkan loader wants a runtime directory and complains on every start without one; any
  * writable directory serves (a CI job or container seldom has a session's).
  */
-function vulkanEnvironment(): Record<string, string> {
+function vulkanEnvironment(): { env: Record<string, string>; made?: string } {
   const given = process.env.XDG_RUNTIME_DIR;
-  return { XDG_RUNTIME_DIR: given || mkdtempSync(path.join(tmpdir(), 'tessera-xdg-')) };
+  if (given) return { env: { XDG_RUNTIME_DIR: given } };
+  const made = mkdtempSync(path.join(tmpdir(), 'tessera-xdg-'));
+  return { env: { XDG_RUNTIME_DIR: made }, made };
 }
 
 /**
@@ -47,8 +49,11 @@ function vulkanEnvironment(): Record<string, string> {
 export function useWebgpuStack(capabilities: readonly Capability[]): () => WebgpuStack {
   let stack: WebgpuStack | undefined;
   const started: { kill(): void; exited: Promise<unknown> }[] = [];
+  let runtimeDir: string | undefined;
   beforeAll(async () => {
-    const env = { TESSERA_MODELS_FILE: WEBGPU_MODELS_FILE, ...vulkanEnvironment() };
+    const vulkan = vulkanEnvironment();
+    runtimeDir = vulkan.made;
+    const env = { TESSERA_MODELS_FILE: WEBGPU_MODELS_FILE, ...vulkan.env };
     const services: Partial<Record<Capability, BuiltService>> = {};
     for (const capability of capabilities) {
       const service = await startBuiltService(capability, env);
@@ -72,6 +77,7 @@ export function useWebgpuStack(capabilities: readonly Capability[]): () => Webgp
   afterAll(async () => {
     for (const process of started) process.kill();
     await Promise.all(started.map((process) => process.exited));
+    if (runtimeDir) rmSync(runtimeDir, { recursive: true, force: true });
   });
   return () => {
     if (!stack) throw new Error('the webgpu stack has not started');
