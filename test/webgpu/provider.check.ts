@@ -5,6 +5,7 @@
 // suite, not compare the CPU with itself.
 import type { Capability } from '@tessera/contracts';
 import { loadModelsFile, modelsFor } from '@tessera/models';
+import { EXECUTION_PROVIDERS } from '@tessera/runtime';
 import { serviceCounterOf } from '../support/test-stack';
 import type { BuiltService } from '../support/built-processes';
 
@@ -58,7 +59,7 @@ export async function expectProvidersAsConfigured(
       provider,
       gauge: 1,
     });
-    const others = ['cpu', 'cuda', 'webgpu'].filter((other) => other !== provider);
+    const others = EXECUTION_PROVIDERS.filter((other) => other !== provider);
     for (const other of others)
       expect({ model, other, gauge: await series(other) }).toEqual({ model, other, gauge: 0 });
   }
