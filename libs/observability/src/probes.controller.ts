@@ -13,9 +13,16 @@ import type { FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
 import { createMetricsRegistry } from './metrics.registry';
 
+/**
+ * A part readiness waits for: up or not, or that with details /readyz shows beside its status
+ * (e.g. the execution providers each model runs on).
+ */
+export type ReadinessPart =
+  boolean | { readonly up: boolean; readonly details: Readonly<Record<string, unknown>> };
+
 /** Reports each dependency readiness waits for, by name. */
 export interface ReadinessCheck {
-  readiness(): Promise<Record<string, boolean>>;
+  readiness(): Promise<Record<string, ReadinessPart>>;
 }
 
 export const READINESS_CHECK = Symbol('READINESS_CHECK');
@@ -42,9 +49,10 @@ export class ProbesController {
       async () => {
         const parts = await this.readinessCheck.readiness();
         return Object.fromEntries(
-          Object.entries(parts).map(([name, up]) => {
+          Object.entries(parts).map(([name, part]) => {
+            const { up, details } = typeof part === 'boolean' ? { up: part, details: {} } : part;
             const session = this.indicators.check(name);
-            return [name, up ? session.up()[name] : session.down()[name]];
+            return [name, up ? session.up(details)[name] : session.down(details)[name]];
           }),
         );
       },

@@ -12,15 +12,23 @@ export {
   type WorkerEngine,
 } from './engine.contract';
 export { AdmissionGate } from './admission.gate';
+export {
+  ExecutionProviderReport,
+  reportingProviders,
+  type DroppedProvider,
+  type OpenedSession,
+} from './execution-provider.report';
 export { Convoy, type ConvoyTicket } from './convoy';
 export { MicroBatcher, MicroBatcherClosedError, type MicroBatcherOptions } from './micro.batcher';
 export { readJson, readOptionalJson } from './json-file.reader';
 export { OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 export { OrtWorkerPool, type OrtJobOptions, type OrtWorkerPoolOptions } from './ort-worker.pool';
 export {
+  EXECUTION_PROVIDERS,
   RuntimeOptionsSchema,
   SPINNING_STOPS_AFTER_RUN,
   parseModelOptions,
+  type ExecutionProvider,
   type RuntimeOptions,
 } from './runtime.options';
 export { launchWorkerScript } from './worker-script.launcher';

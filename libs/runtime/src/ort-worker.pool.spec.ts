@@ -3,8 +3,10 @@
 import { join } from 'node:path';
 import type { SteppingChunk, SteppingEngineTypes } from '../test/stepping.engine';
 import { engineModule } from './engine.contract';
+import { ExecutionProviderReport, reportingProviders } from './execution-provider.report';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 import { OrtWorkerPool, type OrtWorkerPoolOptions } from './ort-worker.pool';
+import type { ExecutionProvider } from './runtime.options';
 import { QueueFullError, WorkCancelledError, WorkDeadlineError } from './work.errors';
 
 const MODEL_DIR = join(__dirname, '../../../test/fixtures/models/tiny-bert');
@@ -240,28 +242,76 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
     await expect(pool.execute(request)).rejects.toThrow(OrtWorkerPoolUnavailableError);
   });
 
-  it('falls back from CUDA to CPU with a warning when the provider cannot load', async () => {
+  it('falls back from CUDA to CPU with one warning for all its workers, naming the model', async () => {
     const warnings: string[] = [];
-    await withPool(
-      {
+    const report = new ExecutionProviderReport("model 'tiny'");
+    const pool = await reportingProviders(report, async () => {
+      const started = steppingPool({
         runtime: {
+          workers: 2,
           intra_op_threads: 1,
           execution_providers: ['cuda', 'cpu'],
           graph_optimization_level: 'basic',
           free_dimension_overrides: { batch_size: 1 },
         },
         onWarning: (message) => warnings.push(message),
-      },
-      async (pool) => {
-        expect(warnings).toEqual([
-          expect.stringMatching(
-            /worker 0: execution provider 'cuda' could not be used .*falling back to cpu/,
-          ),
-        ]);
-        const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
-        expect(chunks).toHaveLength(1);
-      },
-    );
+      });
+      await started.start();
+      return started;
+    });
+    try {
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^stepping\.engine engine: execution provider 'cuda' could not be used for model 'tiny' \(.+\); falling back to cpu$/,
+        ),
+      ]);
+      expect(pool.providers).toBe(report);
+      expect(report.runsOn()).toEqual(['cpu']);
+      expect(report.describe()).toBe('onnx/model.onnx [cpu]');
+      const chunks = await collect(pool.stream({ kind: 'steps', sequence: 'g', steps: 1 }));
+      expect(chunks).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('runs on WebGPU (lavapipe in CI) with the CPU hidden states, two workers at once', async () => {
+    const ids = Array.from({ length: 64 }, (_, i) => 5 + ((i * 37) % 1000));
+    const encode = async (execution_providers: ExecutionProvider[]) => {
+      const warnings: string[] = [];
+      let providers: string[] = [];
+      let hidden: number[][] = [];
+      await withPool(
+        {
+          runtime: { workers: 2, intra_op_threads: 1, execution_providers },
+          onWarning: (message) => warnings.push(message),
+        },
+        async (pool) => {
+          // Both workers at the same time, several runs each: the device is shared by the
+          // process, so their runs must take turns (webgpu.turns.ts) instead of crashing it.
+          const runs = [0, 1, 0, 1, 0, 1].map((worker) =>
+            pool.execute({ kind: 'encode', ids }, { worker }),
+          );
+          hidden = (await Promise.all(runs)).map((result) => Array.from(result.data ?? []));
+          providers = pool.providers.runsOn();
+        },
+      );
+      return { warnings, providers, hidden };
+    };
+    const cpu = await encode(['cpu']);
+    const gpu = await encode(['webgpu', 'cpu']);
+    // No warning: a provider that could not start would say why here (docs/configuration.md
+    // says which Vulkan driver webgpu needs).
+    expect(gpu.warnings).toEqual([]);
+    expect(gpu.providers).toEqual(['webgpu']);
+    expect(cpu.providers).toEqual(['cpu']);
+    const reference = cpu.hidden[0];
+    expect(reference.length).toBe(ids.length * 32);
+    for (const hidden of gpu.hidden) {
+      expect(hidden).toHaveLength(reference.length);
+      const largest = Math.max(...reference.map((value, i) => Math.abs(value - hidden[i])));
+      expect(largest).toBeLessThan(1e-4);
+    }
   });
 
   it('fails to start with a clear error for a missing model or a module that is no engine', async () => {

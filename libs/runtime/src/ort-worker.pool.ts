@@ -6,15 +6,18 @@
 import { basename } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { EngineModule, EngineTypes } from './engine.contract';
+import { ExecutionProviderReport, currentProviderReport } from './execution-provider.report';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
 import {
   reviveError,
+  type OrtJobReply,
   type OrtWorkerCommand,
   type OrtWorkerInit,
   type OrtWorkerReply,
 } from './ort-worker.protocol';
 import { sessionSettings, type RuntimeOptions } from './runtime.options';
 import { QueueFullError, WorkCancelledError, whyNotStart, type WorkBounds } from './work.errors';
+import { PROCESS_WEBGPU_TURN, freeWebGpuTurnOf } from './webgpu.turns';
 import { launchWorkerScript } from './worker-script.launcher';
 
 export interface OrtWorkerPoolOptions<T extends EngineTypes> {
@@ -25,7 +28,7 @@ export interface OrtWorkerPoolOptions<T extends EngineTypes> {
   readonly runtime?: Partial<RuntimeOptions>;
   /** Jobs one worker runs at once (a continuous-batching engine takes many). Default 1. */
   readonly concurrency?: number;
-  /** Where worker warnings go (e.g. a provider fallback). Default: console.warn. */
+  /** Where worker warnings go (e.g. a provider fallback, once per model). Default: console.warn. */
   readonly onWarning?: (message: string) => void;
 }
 
@@ -70,9 +73,14 @@ interface WorkerSlot {
 
 export class OrtWorkerPool<T extends EngineTypes> {
   readonly size: number;
+  /**
+   * The providers its sessions opened with: the report of the model being opened when the pool
+   * was created (see `reportingProviders`), shared with the model's other pools, or its own.
+   */
+  readonly providers: ExecutionProviderReport;
   private readonly concurrency: number;
   private readonly maxQueued: number;
-  private readonly init: Omit<OrtWorkerInit, 'worker' | 'progress'>;
+  private readonly init: Omit<OrtWorkerInit, 'worker' | 'progress' | 'webgpuTurn'>;
   private readonly engineName: string;
   private readonly onWarning: (message: string) => void;
   private readonly slots: WorkerSlot[] = [];
@@ -101,6 +109,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
     };
     this.engineName = `${basename(options.engine.path).replace(/\.[jt]s$/, '')} engine`;
     this.onWarning = options.onWarning ?? ((message) => console.warn(message));
+    this.providers = currentProviderReport() ?? new ExecutionProviderReport(options.modelDir);
   }
 
   /** Starts every worker and its engine; rejects (and cleans up) if any fails. */
@@ -250,8 +259,15 @@ export class OrtWorkerPool<T extends EngineTypes> {
 
   private spawn(index: number): Promise<T['info']> {
     const progress = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    const workerData: OrtWorkerInit = { ...this.init, worker: index, progress };
+    const workerData: OrtWorkerInit = {
+      ...this.init,
+      worker: index,
+      progress,
+      webgpuTurn: PROCESS_WEBGPU_TURN,
+    };
     const thread = launchWorkerScript('ort.worker', { workerData });
+    // Read now: an ended worker's threadId reads -1.
+    const { threadId } = thread;
     const slot: WorkerSlot = {
       index,
       thread,
@@ -270,6 +286,9 @@ export class OrtWorkerPool<T extends EngineTypes> {
           this.dispatch();
         } else if (reply.type === 'warning') {
           this.onWarning(`${this.engineName}, worker ${index}: ${reply.message}`);
+        } else if (reply.type === 'session') {
+          const warnings = this.providers.record(this.init.modelDir, index, reply.opened);
+          for (const warning of warnings) this.onWarning(`${this.engineName}: ${warning}`);
         } else {
           this.onReply(slot, reply);
         }
@@ -278,6 +297,8 @@ export class OrtWorkerPool<T extends EngineTypes> {
         slot.lastError = error;
       });
       thread.on('exit', (code) => {
+        // Ended inside a webgpu call (crash, terminate): the other workers must not wait forever.
+        freeWebGpuTurnOf(threadId);
         const wasStarting = slot.state === 'starting';
         slot.state = 'dead';
         if (this.closing) return;
@@ -323,7 +344,7 @@ export class OrtWorkerPool<T extends EngineTypes> {
     }
   }
 
-  private onReply(slot: WorkerSlot, reply: Exclude<OrtWorkerReply, { type: 'ready' | 'warning' }>) {
+  private onReply(slot: WorkerSlot, reply: OrtJobReply) {
     const job = slot.jobs.get(reply.id);
     if (!job) return;
     if (reply.type === 'chunk') {

@@ -1,6 +1,7 @@
 // Messages between OrtWorkerPool (main thread) and ort.worker.ts. Every job carries an id that
 // its replies echo; a job may get any number of `chunk` replies, then exactly one `result` or
 // `error`.
+import type { OpenedSession } from './execution-provider.report';
 import type { SessionSettings } from './runtime.options';
 import { WorkCancelledError, WorkDeadlineError } from './work.errors';
 
@@ -14,6 +15,8 @@ export interface OrtWorkerInit {
   readonly session: SessionSettings;
   /** One Int32 the engine's `progress()` increments and the pool reads (no message each time). */
   readonly progress: SharedArrayBuffer;
+  /** The process's one turn at the WebGPU device (webgpu.turns.ts). */
+  readonly webgpuTurn: SharedArrayBuffer;
 }
 
 export type OrtWorkerCommand =
@@ -35,9 +38,14 @@ export interface SerializedError {
 export type OrtWorkerReply =
   | { readonly type: 'ready'; readonly info: unknown }
   | { readonly type: 'warning'; readonly message: string }
+  /** A session the engine opened, with the execution providers it opened with. */
+  | { readonly type: 'session'; readonly opened: OpenedSession }
   | { readonly type: 'chunk'; readonly id: number; readonly chunk: unknown }
   | { readonly type: 'result'; readonly id: number; readonly result: unknown }
   | { readonly type: 'error'; readonly id: number; readonly error: SerializedError };
+
+/** The replies that answer a job (by its id). */
+export type OrtJobReply = Extract<OrtWorkerReply, { readonly id: number }>;
 
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof Error) {

@@ -10,6 +10,7 @@ import {
   type OrtWorkerReply,
 } from './ort-worker.protocol';
 import { sessionFactory } from './session.factory';
+import { WebGpuTurns } from './webgpu.turns';
 import { WorkCancelledError, WorkDeadlineError } from './work.errors';
 
 function send(port: MessagePort, reply: OrtWorkerReply, transfer: readonly ArrayBuffer[] = []) {
@@ -67,7 +68,12 @@ async function main(port: MessagePort): Promise<void> {
     modelDir: init.modelDir,
     options: init.engineOptions,
     worker: init.worker,
-    sessions: sessionFactory(init.modelDir, init.session, warn),
+    sessions: sessionFactory(
+      init.modelDir,
+      init.session,
+      (opened) => send(port, { type: 'session', opened }),
+      new WebGpuTurns(init.webgpuTurn),
+    ),
     warn,
     progress: () => Atomics.add(progress, 0, 1),
   });

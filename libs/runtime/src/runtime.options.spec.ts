@@ -45,6 +45,17 @@ describe('per-model runtime options', () => {
     });
   });
 
+  it('takes webgpu among the providers, alone or after cuda, in the order given', () => {
+    for (const providers of [['webgpu', 'cpu'], ['cuda', 'webgpu', 'cpu'], ['webgpu']]) {
+      const options = parseModelOptions(
+        Schema,
+        { max_batch_items: 8, execution_providers: providers },
+        what,
+      );
+      expect(sessionSettings(options).executionProviders).toEqual(providers);
+    }
+  });
+
   it('refuses bad values with an error naming the model and every option at fault', () => {
     const bad = {
       max_batch_items: 8,

@@ -4,17 +4,22 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
+/**
+ * The ONNX Runtime providers a model may ask for. `webgpu` is in the npm build of
+ * onnxruntime-node (Dawn on Vulkan); `cuda` needs provider libraries that build does not ship.
+ */
+export const EXECUTION_PROVIDERS = ['cpu', 'cuda', 'webgpu'] as const;
+export type ExecutionProvider = (typeof EXECUTION_PROVIDERS)[number];
+
 export const RuntimeOptionsSchema = z.object({
   /** Worker threads, each with its own sessions. */
   workers: z.number().int().min(1).max(64).default(1),
   /**
-   * In order of preference. `cuda` falls back to `cpu` with a warning when its provider cannot
-   * load (no GPU, no CUDA libraries), so one models file serves both kinds of machine.
+   * In order of preference. A provider that cannot start (`cuda`: no GPU or no CUDA libraries;
+   * `webgpu`: no Vulkan driver or loader) is dropped with a warning and the next one is used,
+   * ending with `cpu`, so one models file serves every kind of machine.
    */
-  execution_providers: z
-    .array(z.enum(['cpu', 'cuda']))
-    .min(1)
-    .default(['cpu']),
+  execution_providers: z.array(z.enum(EXECUTION_PROVIDERS)).min(1).default(['cpu']),
   /** ONNX Runtime intra-op threads per session (default: CPU cores ÷ workers). */
   intra_op_threads: z.number().int().min(1).max(256).optional(),
   /** Threads across independent graph nodes; 1 runs nodes in sequence, which suits pooled workers. */
@@ -59,7 +64,7 @@ export const SPINNING_STOPS_AFTER_RUN = {
 
 /** What every worker's SessionFactory applies to the sessions it opens. */
 export interface SessionSettings {
-  readonly executionProviders: readonly ('cpu' | 'cuda')[];
+  readonly executionProviders: readonly ExecutionProvider[];
   readonly intraOpNumThreads: number;
   readonly interOpNumThreads: number;
   readonly graphOptimizationLevel: 'disabled' | 'basic' | 'extended' | 'all';

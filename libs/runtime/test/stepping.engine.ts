@@ -18,6 +18,8 @@ export type SteppingRequest =
   | { readonly kind: 'runs' }
   /** Doubles `data` in place and hands it back: buffers moved both ways, not copied. */
   | { readonly kind: 'double'; readonly data: Float32Array }
+  /** One forward pass over `ids`: the whole `last_hidden_state`, to compare providers. */
+  | { readonly kind: 'encode'; readonly ids: readonly number[] }
   | { readonly kind: 'crash' }
   /** Holds its worker without a step (no progress) until its signal aborts: a hung engine. */
   | { readonly kind: 'hang' };
@@ -51,7 +53,7 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
   const histories = new Map<string, number[]>();
   let runs = 0;
 
-  async function step(ids: number[]): Promise<number> {
+  async function step(ids: readonly number[]): Promise<Float32Array> {
     const dims = [1, ids.length];
     const output = await sessions[runs % 2].run({
       input_ids: new Tensor('int64', BigInt64Array.from(ids, BigInt), dims),
@@ -59,7 +61,7 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
       token_type_ids: new Tensor('int64', new BigInt64Array(ids.length), dims),
     });
     runs++;
-    return (output.last_hidden_state.data as Float32Array)[0];
+    return output.last_hidden_state.data as Float32Array;
   }
 
   return {
@@ -76,6 +78,10 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
           job.signal.addEventListener('abort', () => reject(job.signal.reason as Error)),
         );
       }
+      if (request.kind === 'encode') {
+        const data = await step(request.ids);
+        return { runs, steps: 1, data };
+      }
       if (request.kind === 'double') {
         for (let i = 0; i < request.data.length; i++) request.data[i] *= 2;
         job.transfer(request.data.buffer as ArrayBuffer);
@@ -87,7 +93,7 @@ export const createEngine: EngineFactory<SteppingEngineTypes> = async (init) => 
         // Between steps: the point where a stepping engine gives up on a gone caller.
         job.signal.throwIfAborted();
         history.push(5 + (history.length % 100));
-        const value = await step([...history, 3]);
+        const [value] = await step([...history, 3]);
         init.progress();
         job.emit({ sequence: request.sequence, position: history.length - 1, value });
         if (request.pauseMs) await new Promise((resolve) => setTimeout(resolve, request.pauseMs));

@@ -13,6 +13,7 @@ import {
 } from './capability-service';
 import { CapabilityServiceHost } from './capability-service.host';
 import { CapabilityServiceReadiness } from './capability-service.readiness';
+import { ModelExecutionProviders } from './model-execution-providers';
 
 export interface CapabilityServiceModuleOptions {
   capability: Capability;
@@ -26,7 +27,8 @@ export interface CapabilityServiceModuleOptions {
 /**
  * For the capability's module: `static forRoot(config) { return capabilityServiceModule(
  * EmbeddingsModule, { capability: 'embeddings', config, service: …, providers: […] }) }`.
- * Shared providers it may inject: SERVICE_CONFIG, METRICS_REGISTRY, GrpcServerMetrics.
+ * Shared providers it may inject: SERVICE_CONFIG, METRICS_REGISTRY, GrpcServerMetrics,
+ * ModelExecutionProviders (which ServedModels fills).
  */
 export function capabilityServiceModule(
   module: Type,
@@ -46,6 +48,7 @@ export function capabilityServiceModule(
         useFactory: (registry: Registry) => new GrpcServerMetrics(registry),
         inject: [METRICS_REGISTRY],
       },
+      ModelExecutionProviders,
       ...(options.providers ?? []),
       options.service,
       { provide: CAPABILITY_SERVICE, useExisting: options.service },

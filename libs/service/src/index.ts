@@ -3,6 +3,7 @@
 // server half of gRPC: the server host, the handler wrapper and the runtime errors' statuses.
 export * from './capability-service';
 export { ServedModels, type ModelToOpen } from './served-models';
+export { ModelExecutionProviders } from './model-execution-providers';
 export { CapabilityServiceHost } from './capability-service.host';
 export {
   capabilityServiceModule,

@@ -4,18 +4,20 @@
 // stable `created` time, then opened by the capability; the lookup by id or alias; and, after the
 // drain, the close of everything the capability opened. A capability's `<Capability>Models`
 // extends it with only what differs: how an entry is opened, its metrics (fields registered on
-// `metrics`), and the calls its handlers make.
-import { Inject, Injectable, Logger } from '@nestjs/common';
+// `metrics`), and the calls its handlers make. Which execution providers each model's sessions
+// run on is gathered here for every capability (model-execution-providers.ts).
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ServiceConfig } from '@tessera/config';
 import type { Capability } from '@tessera/contracts';
 import { dirname, resolve } from 'node:path';
 import { ModelRegistry, companionSpecs, loadModelsFile, type ModelSpec } from '@tessera/models';
 import { ModelStore, modelCreatedAt } from '@tessera/models/store';
 import { METRICS_REGISTRY } from '@tessera/observability';
-import { parseModelOptions } from '@tessera/runtime';
+import { parseModelOptions, reportingProviders } from '@tessera/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { z } from 'zod';
 import { SERVICE_CONFIG, type ServedModel } from './capability-service';
+import { ModelExecutionProviders } from './model-execution-providers';
 
 /** What the capability opens a model from. */
 export interface ModelToOpen<O> {
@@ -50,12 +52,17 @@ export abstract class ServedModels<M extends ServedModel, S extends z.ZodType = 
   private readonly byId = new Map<string, M>();
   /** In the order they were opened; a model that failed half-way left its part here too. */
   private readonly opened: Closable[] = [];
+  private readonly executionProviders: ModelExecutionProviders;
 
   constructor(
     @Inject(SERVICE_CONFIG) protected readonly config: ServiceConfig,
     /** Where the capability registers its metrics (labelled by model). */
     @Inject(METRICS_REGISTRY) protected readonly metrics: Registry,
-  ) {}
+    /** The service's (shared with /readyz); a models class made without Nest keeps its own. */
+    @Optional() executionProviders?: ModelExecutionProviders,
+  ) {
+    this.executionProviders = executionProviders ?? new ModelExecutionProviders(metrics);
+  }
 
   /**
    * Loads one entry into workers and warms it; whatever it starts that must be freed it hands
@@ -76,7 +83,16 @@ export abstract class ServedModels<M extends ServedModel, S extends z.ZodType = 
       );
       const modelDir = await store.resolve(spec);
       const created = await modelCreatedAt(spec, store, modelDir);
-      this.byId.set(spec.id, await this.open({ spec, options, modelDir, created }));
+      // The worker pools the capability's engines start report their sessions to the model.
+      const providers = this.executionProviders.track(spec.id);
+      const model = await reportingProviders(providers, () =>
+        this.open({ spec, options, modelDir, created }),
+      );
+      this.byId.set(spec.id, model);
+      const runsOn = providers.runsOn();
+      if (runsOn.length > 0) {
+        this.logger.log(`${spec.id} runs on ${runsOn.join(' and ')}: ${providers.describe()}`);
+      }
     }
   }
 
