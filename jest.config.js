@@ -18,7 +18,8 @@ module.exports = {
   ],
   // test/k8s, test/cluster and test/tracing need Go-built tools: npm run test:chart, test:cluster,
   // test:tracing. test/reliability runs minutes of load and faults: npm run test:reliability.
-  // test/webgpu needs a Vulkan driver (Mesa's lavapipe will do): npm run test:webgpu.
+  // test/webgpu and *.webgpu.spec.ts need a Vulkan driver (Mesa's lavapipe will do): npm run
+  // test:webgpu.
   testPathIgnorePatterns: [
     '/node_modules/',
     '/dist/',
@@ -28,6 +29,7 @@ module.exports = {
     '/test/tracing/',
     '/test/reliability/',
     '/test/webgpu/',
+    '\\.webgpu\\.spec\\.ts$',
   ],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),

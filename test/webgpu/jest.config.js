@@ -9,7 +9,7 @@ const base = require('../../jest.config.js');
 module.exports = {
   ...base,
   rootDir: '../..',
-  testMatch: ['<rootDir>/test/webgpu/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/test/webgpu/**/*.e2e-spec.ts', '<rootDir>/libs/**/*.webgpu.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 120000,
   // One file at a time: a software Vulkan driver takes every core it is given.

@@ -1,40 +1,12 @@
 // The pool with a stateful, streaming test engine (libs/runtime/test/stepping.engine.ts) over the
 // committed tiny-bert graph: real worker threads, real ONNX Runtime sessions.
-import { join } from 'node:path';
 import type { SteppingChunk, SteppingEngineTypes } from '../test/stepping.engine';
+import { MODEL_DIR, steppingPool, withPool } from '../test/stepping.pool';
 import { engineModule } from './engine.contract';
 import { ExecutionProviderReport, reportingProviders } from './execution-provider.report';
 import { OrtWorkerCrashError, OrtWorkerPoolUnavailableError } from './ort-worker.errors';
-import { OrtWorkerPool, type OrtWorkerPoolOptions } from './ort-worker.pool';
-import type { ExecutionProvider } from './runtime.options';
+import { OrtWorkerPool } from './ort-worker.pool';
 import { QueueFullError, WorkCancelledError, WorkDeadlineError } from './work.errors';
-
-const MODEL_DIR = join(__dirname, '../../../test/fixtures/models/tiny-bert');
-const STEPPING = engineModule<SteppingEngineTypes>(join(__dirname, '../test'), 'stepping.engine');
-
-function steppingPool(overrides: Partial<OrtWorkerPoolOptions<SteppingEngineTypes>> = {}) {
-  return new OrtWorkerPool<SteppingEngineTypes>({
-    engine: STEPPING,
-    modelDir: MODEL_DIR,
-    engineOptions: { onnxFile: 'onnx/model.onnx' },
-    runtime: { intra_op_threads: 1 },
-    ...overrides,
-  });
-}
-
-/** Starts a pool of its own for one test and always closes it. */
-async function withPool(
-  overrides: Partial<OrtWorkerPoolOptions<SteppingEngineTypes>>,
-  test: (pool: OrtWorkerPool<SteppingEngineTypes>) => Promise<void>,
-): Promise<void> {
-  const pool = steppingPool(overrides);
-  await pool.start();
-  try {
-    await test(pool);
-  } finally {
-    await pool.close();
-  }
-}
 
 async function collect(stream: AsyncIterable<SteppingChunk>): Promise<SteppingChunk[]> {
   const chunks: SteppingChunk[] = [];
@@ -272,45 +244,6 @@ describe('OrtWorkerPool queueing, crashes and shutdown', () => {
       expect(chunks).toHaveLength(1);
     } finally {
       await pool.close();
-    }
-  });
-
-  it('runs on WebGPU (lavapipe in CI) with the CPU hidden states, two workers at once', async () => {
-    const ids = Array.from({ length: 64 }, (_, i) => 5 + ((i * 37) % 1000));
-    const encode = async (execution_providers: ExecutionProvider[]) => {
-      const warnings: string[] = [];
-      let providers: string[] = [];
-      let hidden: number[][] = [];
-      await withPool(
-        {
-          runtime: { workers: 2, intra_op_threads: 1, execution_providers },
-          onWarning: (message) => warnings.push(message),
-        },
-        async (pool) => {
-          // Both workers at the same time, several runs each: the device is shared by the
-          // process, so their runs must take turns (webgpu.turns.ts) instead of crashing it.
-          const runs = [0, 1, 0, 1, 0, 1].map((worker) =>
-            pool.execute({ kind: 'encode', ids }, { worker }),
-          );
-          hidden = (await Promise.all(runs)).map((result) => Array.from(result.data ?? []));
-          providers = pool.providers.runsOn();
-        },
-      );
-      return { warnings, providers, hidden };
-    };
-    const cpu = await encode(['cpu']);
-    const gpu = await encode(['webgpu', 'cpu']);
-    // No warning: a provider that could not start would say why here (docs/configuration.md
-    // says which Vulkan driver webgpu needs).
-    expect(gpu.warnings).toEqual([]);
-    expect(gpu.providers).toEqual(['webgpu']);
-    expect(cpu.providers).toEqual(['cpu']);
-    const reference = cpu.hidden[0];
-    expect(reference.length).toBe(ids.length * 32);
-    for (const hidden of gpu.hidden) {
-      expect(hidden).toHaveLength(reference.length);
-      const largest = Math.max(...reference.map((value, i) => Math.abs(value - hidden[i])));
-      expect(largest).toBeLessThan(1e-4);
     }
   });
 
