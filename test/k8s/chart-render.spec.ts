@@ -170,19 +170,23 @@ describe('replicas and autoscaling', () => {
 
 describe('GPU', () => {
   const onGpu = ['chat', 'transcription'];
+  // values-gpu.yaml: chat on WebGPU (the default provider), transcription on CUDA.
+  const provider: Record<string, string> = { chat: 'webgpu', transcription: 'cuda' };
   const gpuToleration = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' };
 
-  it('asks for nvidia.com/gpu, tolerates the GPU taint and runs the CUDA image only where enabled', () => {
+  it('asks for nvidia.com/gpu, tolerates the GPU taint and runs the CUDA image only for cuda', () => {
     for (const component of ['gateway', ...CAPABILITIES]) {
       const deployment = gpu.deployment(component);
       const c = container(deployment);
       const tolerations = deployment.spec.template.spec.tolerations ?? [];
+      const init = deployment.spec.template.spec.initContainers?.[0];
       if (onGpu.includes(component)) {
         expect(c.resources.limits['nvidia.com/gpu']).toBe(1);
         expect(tolerations).toContainEqual(gpuToleration);
-        expect(c.image).toMatch(/:0\.1\.0-cuda$/);
+        // WebGPU runs on the plain image: it needs no CUDA library, only the Vulkan loader.
+        expect(c.image).toMatch(provider[component] === 'cuda' ? /:0\.1\.0-cuda$/ : /:0\.1\.0$/);
+        expect(init.image).toBe(c.image);
         // The pull needs no GPU: the init container never holds one.
-        const init = deployment.spec.template.spec.initContainers[0];
         expect(init.resources?.limits?.['nvidia.com/gpu']).toBeUndefined();
       } else {
         expect(JSON.stringify(deployment)).not.toContain('nvidia.com/gpu');
@@ -195,15 +199,34 @@ describe('GPU', () => {
     });
   });
 
-  it('selects the CUDA execution provider (CPU as fallback) for GPU models that chose none', () => {
+  it('asks the NVIDIA container toolkit for the graphics capability (the Vulkan ICD) on GPU pods only', () => {
+    for (const component of ['gateway', ...CAPABILITIES]) {
+      const deployment = gpu.deployment(component);
+      const env = envOf(container(deployment));
+      if (onGpu.includes(component)) {
+        expect(env.NVIDIA_DRIVER_CAPABILITIES).toBe('compute,utility,graphics');
+        const init = deployment.spec.template.spec.initContainers[0];
+        expect(envOf(init).NVIDIA_DRIVER_CAPABILITIES).toBeUndefined();
+      } else {
+        expect(env.NVIDIA_DRIVER_CAPABILITIES).toBeUndefined();
+      }
+    }
+  });
+
+  it("selects the GPU provider (CPU as fallback) for GPU models that chose none", () => {
     for (const model of modelsFileOf(gpu, 'chat').models) {
-      expect(model.options.execution_providers).toEqual(['cuda', 'cpu']);
+      expect(model.options.execution_providers).toEqual(['webgpu', 'cpu']);
     }
     expect(modelsFileOf(gpu, 'transcription').models[0].options).toEqual({
       execution_providers: ['cuda', 'cpu'],
     });
     for (const model of modelsFileOf(gpu, 'embeddings').models) {
       expect(model.options?.execution_providers).toBeUndefined();
+    }
+    // The gateway's models file holds the same entries.
+    const gatewayModels = modelsFileOf(gpu, 'gateway').models;
+    for (const model of modelsFileOf(gpu, 'chat').models) {
+      expect(gatewayModels).toContainEqual(model);
     }
     const chosen = render({
       values: {
@@ -214,6 +237,14 @@ describe('GPU', () => {
       },
     });
     expect(modelsFileOf(chosen, 'chat').models[0].options.execution_providers).toEqual(['cpu']);
+  });
+
+  it('defaults gpu.provider to webgpu on the plain image', () => {
+    const res = render({ values: { embeddings: { gpu: { enabled: true } } } });
+    expect(container(res.deployment('embeddings')).image).toMatch(/:0\.1\.0$/);
+    for (const model of modelsFileOf(res, 'embeddings').models) {
+      expect(model.options.execution_providers).toEqual(['webgpu', 'cpu']);
+    }
   });
 
   it('rolls GPU pods in place by default (no surge pod waiting for a GPU)', () => {

@@ -5,6 +5,7 @@ import { helmLint, helmTemplate } from './support/chart';
 const BAD: [string, Record<string, unknown>, RegExp][] = [
   ['an unknown model cache type', { chat: { modelCache: { type: 's3' } } }, /chat.*modelCache.*type/s],
   ['zero GPUs', { chat: { gpu: { enabled: true, count: 0 } } }, /chat.*gpu.*count/s],
+  ['an unknown GPU provider', { chat: { gpu: { enabled: true, provider: 'rocm' } } }, /chat.*gpu.*provider/s],
   ['negative replicas', { embeddings: { replicaCount: -1 } }, /embeddings.*replicaCount/s],
   ['replicas as a string', { embeddings: { replicaCount: 'two' } }, /embeddings.*replicaCount/s],
   ['an unknown top-level value', { gatway: { enabled: true } }, /gatway/],
@@ -43,6 +44,7 @@ describe('values.schema.json', () => {
     const res = helmTemplate({
       values: {
         chat: { gpu: { enabled: true, count: 2 }, modelCache: { type: 'pvc', size: '20Gi' } },
+        speech: { gpu: { enabled: true, provider: 'cuda' } },
         embeddings: { replicaCount: 0, pdb: { minAvailable: '50%' } },
         gateway: { requestTimeoutMs: 600000, service: { type: 'LoadBalancer', port: 443 } },
       },

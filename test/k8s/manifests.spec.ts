@@ -4,8 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '@tessera/testing';
+import { parse } from 'yaml';
 import {
   OVERLAYS,
+  PATCH_OVERLAYS,
   buildOverlay,
   manifestFiles,
   objectKey,
@@ -27,7 +29,8 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
 });
 
 it('the committed manifests are what the chart renders today (npm run k8s:manifests)', () => {
-  const files = manifestFiles(renderChart(repo, helm, 'cpu'), renderChart(repo, helm, 'gpu'));
+  const overlays = new Map(PATCH_OVERLAYS.map((overlay) => [overlay, renderChart(repo, helm, overlay)]));
+  const files = manifestFiles(renderChart(repo, helm, 'cpu'), overlays);
   for (const [file, content] of files)
     expect({ file, content: fs.readFileSync(path.join(repo, 'k8s', file), 'utf8') }).toEqual({
       file,
@@ -35,8 +38,8 @@ it('the committed manifests are what the chart renders today (npm run k8s:manife
     });
 });
 
-it('the gpu overlay asks for GPUs for chat and transcription only', () => {
-  const gpu = buildOverlay(repo, kustomize, 'gpu').filter((object) => object.kind === 'Deployment');
+it.each(PATCH_OVERLAYS)('the %s overlay asks for GPUs for chat and transcription only', (overlay) => {
+  const gpu = buildOverlay(repo, kustomize, overlay).filter((object) => object.kind === 'Deployment');
   const withGpu = gpu
     .filter((object) => JSON.stringify(object.spec).includes('nvidia.com/gpu'))
     .map((object) => object.metadata.labels?.['app.kubernetes.io/component'])
@@ -44,4 +47,22 @@ it('the gpu overlay asks for GPUs for chat and transcription only', () => {
   expect(withGpu).toEqual(['chat', 'transcription']);
   const cpu = buildOverlay(repo, kustomize, 'cpu');
   expect(JSON.stringify(cpu)).not.toContain('nvidia.com/gpu');
+});
+
+it.each([
+  ['gpu', 'webgpu', /:0\.1\.0$/],
+  ['gpu-cuda', 'cuda', /:0\.1\.0-cuda$/],
+] as const)('the %s overlay runs %s on its image', (overlay, provider, image) => {
+  const objects = buildOverlay(repo, kustomize, overlay);
+  for (const component of ['chat', 'transcription']) {
+    const deployment = objects.find(
+      (o) => o.kind === 'Deployment' && o.metadata.name === `tessera-${component}`,
+    ) as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } };
+    expect(deployment.spec.template.spec.containers[0].image).toMatch(image);
+    const configMap = objects.find(
+      (o) => o.kind === 'ConfigMap' && o.metadata.name === `tessera-${component}-models`,
+    ) as unknown as { data: { 'models.yaml': string } };
+    for (const model of parse(configMap.data['models.yaml']).models)
+      expect(model.options.execution_providers).toEqual([provider, 'cpu']);
+  }
 });

@@ -86,6 +86,7 @@ for img in "$image" "$audio_image"; do
   podman run --rm --network host --entrypoint sh "${secure[@]:0:6}" "$img" -c '
     echo "  user $(id -u):$(id -g), ffmpeg: $(command -v ffmpeg || echo none)," \
       "npm ffmpeg binary: $(ls -d node_modules/@ffmpeg-installer/*-* 2>/dev/null || echo none)"
+    echo "  Vulkan loader (WebGPU): $(ls /usr/lib/*-linux-gnu/libvulkan.so.1 2>/dev/null || echo none)"
     touch /app/probe 2>/dev/null && echo "  /app is writable" || echo "  /app is read-only"
     touch /tmp/probe && echo "  /tmp is writable"'
 done

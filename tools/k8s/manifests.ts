@@ -1,8 +1,8 @@
 // The plain manifests of k8s/ are the chart's own rendering, laid out as a kustomize base (the
-// all-CPU deployment) and `cpu` and `gpu` overlays, so that users without Helm get exactly what
-// `helm install` would create. The base is `helm template` of k8s/values/base.yaml; the gpu
-// overlay is the difference to `helm template` of k8s/values/gpu.yaml, written as JSON 6902
-// patches (fast-json-patch computes them). `npm run k8s:manifests` rewrites k8s/ from the chart;
+// all-CPU deployment) and `cpu`, `gpu` and `gpu-cuda` overlays, so that users without Helm get
+// exactly what `helm install` would create. The base is `helm template` of k8s/values/base.yaml;
+// each GPU overlay is the difference to `helm template` of k8s/values/<overlay>.yaml, written as
+// JSON 6902 patches (fast-json-patch computes them). `npm run k8s:manifests` rewrites k8s/ from the chart;
 // test/k8s/manifests.spec.ts checks that `kustomize build` of each overlay equals the
 // chart's rendering, so the two can never drift apart.
 import { execFileSync } from 'node:child_process';
@@ -23,8 +23,12 @@ export const RELEASE = 'tessera';
 /** The Kubernetes version rendered for (the chart's kubeVersion allows 1.27 and later). */
 export const KUBE_VERSION = '1.36.3';
 
-/** The overlays of k8s/overlays, each rendered from k8s/values/<overlay>.yaml over base.yaml. */
-export const OVERLAYS = ['cpu', 'gpu'] as const;
+/** The overlays written as patches over the base, each from k8s/values/<overlay>.yaml. */
+export const PATCH_OVERLAYS = ['gpu', 'gpu-cuda'] as const;
+export type PatchOverlay = (typeof PATCH_OVERLAYS)[number];
+
+/** The overlays of k8s/overlays: `cpu` is the base as it is. */
+export const OVERLAYS = ['cpu', ...PATCH_OVERLAYS] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
 /** Labels only Helm's rendering carries: a plain manifest is not managed by Helm. */
@@ -84,10 +88,10 @@ function withoutHelmLabels(object: K8sObject): K8sObject {
   return copy;
 }
 
-/** The files of k8s/ (path relative to k8s/ → content), from the two renderings. */
+/** The files of k8s/ (path relative to k8s/ → content), from the base and overlay renderings. */
 export function manifestFiles(
   base: readonly K8sObject[],
-  gpu: readonly K8sObject[],
+  overlays: ReadonlyMap<PatchOverlay, readonly K8sObject[]>,
 ): Map<string, string> {
   const files = new Map<string, string>();
   const byComponent = new Map<string, K8sObject[]>();
@@ -103,22 +107,36 @@ export function manifestFiles(
     'overlays/cpu/kustomization.yaml',
     header('cpu') + stringify(kustomization(['../../base'])),
   );
-  const { patches, added } = overlayOf(base, gpu);
-  const gpuResources = ['../../base', ...(added.length > 0 ? ['added.yaml'] : [])];
-  if (added.length > 0) files.set('overlays/gpu/added.yaml', header('gpu') + documents(added));
+  for (const [overlay, rendered] of overlays) {
+    for (const [file, content] of patchOverlayFiles(overlay, base, rendered))
+      files.set(`overlays/${overlay}/${file}`, content);
+  }
+  return files;
+}
+
+/** One overlay's files (path relative to its folder → content): patches, new objects, kustomization. */
+function patchOverlayFiles(
+  overlay: PatchOverlay,
+  base: readonly K8sObject[],
+  rendered: readonly K8sObject[],
+): Map<string, string> {
+  const files = new Map<string, string>();
+  const { patches, added } = overlayOf(base, rendered);
+  const resources = ['../../base', ...(added.length > 0 ? ['added.yaml'] : [])];
+  if (added.length > 0) files.set('added.yaml', header(overlay) + documents(added));
   const patchEntries = patches.map(({ object, operations }) => {
     const file = `patches/${object.kind.toLowerCase()}-${object.metadata.name}.yaml`;
-    files.set(`overlays/gpu/${file}`, header('gpu') + stringify(operations));
+    files.set(file, header(overlay) + stringify(operations));
     return { path: file, target: targetOf(object) };
   });
   files.set(
-    'overlays/gpu/kustomization.yaml',
-    header('gpu') + stringify({ ...kustomization(gpuResources), patches: patchEntries }),
+    'kustomization.yaml',
+    header(overlay) + stringify({ ...kustomization(resources), patches: patchEntries }),
   );
   return files;
 }
 
-/** The gpu rendering as changes to the base: patches per changed object, and new objects. */
+/** An overlay's rendering as changes to the base: patches per changed object, and new objects. */
 function overlayOf(
   base: readonly K8sObject[],
   target: readonly K8sObject[],

@@ -1,7 +1,7 @@
 // `npm run k8s:manifests`: rewrites k8s/base and k8s/overlays from the chart (see manifests.ts).
 // Usage: node dist/tools/k8s/render-manifests.js <helm binary>
 import * as path from 'node:path';
-import { manifestFiles, renderChart, writeManifests } from './manifests';
+import { PATCH_OVERLAYS, manifestFiles, renderChart, writeManifests } from './manifests';
 
 const helm = process.argv[2];
 if (!helm) {
@@ -9,6 +9,7 @@ if (!helm) {
   process.exit(2);
 }
 const repo = path.resolve(__dirname, '..', '..', '..');
-const files = manifestFiles(renderChart(repo, helm, 'cpu'), renderChart(repo, helm, 'gpu'));
+const overlays = new Map(PATCH_OVERLAYS.map((overlay) => [overlay, renderChart(repo, helm, overlay)]));
+const files = manifestFiles(renderChart(repo, helm, 'cpu'), overlays);
 writeManifests(repo, files);
 console.log(`k8s/: ${files.size} files written`);

@@ -85,12 +85,17 @@ app.kubernetes.io/part-of: tessera
 {{- if and .values.gpu .values.gpu.enabled }}true{{ end }}
 {{- end }}
 
-{{/* registry/repository:tag of a component; the CUDA variant (tag suffix -cuda) on GPU. */}}
+{{/* The execution provider of a component on GPU (webgpu or cuda); empty on CPU. */}}
+{{- define "tessera.gpuProvider" -}}
+{{- if include "tessera.gpuEnabled" . }}{{ default "webgpu" .values.gpu.provider }}{{ end }}
+{{- end }}
+
+{{/* registry/repository:tag of a component; the CUDA variant (tag suffix -cuda) for gpu.provider cuda. */}}
 {{- define "tessera.image" -}}
 {{- $image := .root.Values.image }}
 {{- $repository := ternary $image.audioRepository $image.repository (eq (include "tessera.usesAudioImage" .) "true") }}
 {{- $tag := default .root.Chart.AppVersion $image.tag }}
-{{- if include "tessera.gpuEnabled" . }}
+{{- if eq (include "tessera.gpuProvider" .) "cuda" }}
 {{- $tag = printf "%s-cuda" $tag }}
 {{- end }}
 {{- if $image.registry }}
@@ -102,17 +107,18 @@ app.kubernetes.io/part-of: tessera
 
 {{/*
 The models-file entries of one capability as JSON: `capability` added, and on GPU
-execution_providers [cuda, cpu] for every model that chose none (CPU stays the fallback when
-CUDA cannot load).
+execution_providers [<gpu.provider>, cpu] for every model that chose none (CPU stays the
+fallback when the provider cannot start).
 */}}
 {{- define "tessera.modelEntries" -}}
 {{- $entries := list }}
+{{- $provider := include "tessera.gpuProvider" . }}
 {{- range .values.models }}
 {{- $entry := merge (dict "capability" $.name) (deepCopy .) }}
-{{- if include "tessera.gpuEnabled" $ }}
+{{- if $provider }}
 {{- $options := deepCopy (default (dict) $entry.options) }}
 {{- if not (hasKey $options "execution_providers") }}
-{{- $_ := set $options "execution_providers" (list "cuda" "cpu") }}
+{{- $_ := set $options "execution_providers" (list $provider "cpu") }}
 {{- end }}
 {{- $_ := set $entry "options" $options }}
 {{- end }}
