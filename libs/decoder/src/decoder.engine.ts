@@ -3,10 +3,11 @@
 // through one continuous-batching scheduler. The pool's `concurrency` (max_sequences) lets many
 // jobs run in the worker at once; the scheduler decides which of them decode together.
 import { join } from 'node:path';
-import type { EngineFactory } from '@tessera/runtime';
+import type { EngineFactory, SessionFactory } from '@tessera/runtime';
 import { ContinuousBatchScheduler } from './continuous-batch.scheduler';
 import { readDecoderConfig } from './decoder.config';
-import type { DecoderEngineTypes } from './decoder.protocol';
+import type { DecoderGraph } from './decoder.graph';
+import type { DecoderEngineOptions, DecoderEngineTypes } from './decoder.protocol';
 import { DecoderSession } from './decoder.session';
 import { GrammarWorkerPool } from './grammar/grammar-worker.pool';
 import { Utf8Vocabulary } from './grammar/utf8.guard';
@@ -42,7 +43,7 @@ export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
   const scheduler = new ContinuousBatchScheduler(
     session,
     tokenizer,
-    options,
+    { ...options, prefillChunkTokens: prefillChunkTokens(options, graph, init.sessions) },
     config.eosTokenIds,
     vocabSize,
     grammarEngine,
@@ -60,3 +61,20 @@ export const createEngine: EngineFactory<DecoderEngineTypes> = async (init) => {
     run: (job, context) => scheduler.run(job, context),
   };
 };
+
+/**
+ * ONNX Runtime's WebGPU GroupQueryAttention (onnxruntime-node 1.30) computes a run of 32 or more
+ * new positions wrongly (logits off by ~5 on tiny-llama's export; 31 are exact, whatever the
+ * past), so on webgpu such a graph is prefilled in chunks below that; the CPU kernel has no limit.
+ */
+export const WEBGPU_GQA_MAX_PREFILL_CHUNK = 16;
+
+function prefillChunkTokens(
+  options: DecoderEngineOptions,
+  graph: DecoderGraph,
+  sessions: SessionFactory,
+): number {
+  return graph.sharedCache && sessions.providers.includes('webgpu')
+    ? Math.min(options.prefillChunkTokens, WEBGPU_GQA_MAX_PREFILL_CHUNK)
+    : options.prefillChunkTokens;
+}

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
+import type { ExecutionProvider } from './runtime.options';
 
 /** The types one engine speaks; every value crosses a thread boundary (structured clone). */
 export interface EngineTypes {
@@ -26,6 +27,8 @@ export interface SessionFactory {
    * built in the worker (e.g. a small pre-processing graph made from the model's config).
    */
   create(model: string | Uint8Array): Promise<InferenceSession>;
+  /** The providers the worker's sessions open with now: the configured ones less any dropped. */
+  readonly providers: readonly ExecutionProvider[];
 }
 
 export interface EngineInit<T extends EngineTypes> {

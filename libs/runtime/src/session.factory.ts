@@ -21,6 +21,9 @@ export function sessionFactory(
   let providers: ExecutionProvider[] = [...settings.executionProviders];
   const spinning = spinningConfig(settings);
   return {
+    get providers() {
+      return providers;
+    },
     async create(model: string | Uint8Array): Promise<InferenceSession> {
       const source =
         typeof model !== 'string' ? model : isAbsolute(model) ? model : join(modelDir, model);
