@@ -29,7 +29,7 @@ describe('the composed models file', () => {
   });
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-  it('takes each capability from its file, local paths made absolute, every field kept', () => {
+  it('takes each capability from its file, local paths made absolute, every field kept', async () => {
     const defaults = file('config/models.yaml', [
       'models:',
       '  - id: minilm',
@@ -61,7 +61,7 @@ describe('the composed models file', () => {
     ]);
 
     const text = composeModelsFile([from(defaults, 'embeddings'), from(starter, 'moderation')]);
-    const composed = writeComposedModelsFile(text, path.join(work, 'cache', 'composed'));
+    const composed = await writeComposedModelsFile(text, path.join(work, 'cache', 'composed'));
     const models = loadModelsFile(composed).models;
 
     expect(text).toContain(`#   embeddings: ${defaults.path}\n#   moderation: ${starter.path}\n`);
@@ -83,7 +83,7 @@ describe('the composed models file', () => {
     ]);
   });
 
-  it('is written once under its content hash, with nothing half-written left beside it', () => {
+  it('is written once under its content hash, with nothing half-written left beside it', async () => {
     const defaults = file('models.yaml', [
       'models:',
       '  - id: minilm',
@@ -93,8 +93,8 @@ describe('the composed models file', () => {
     const text = composeModelsFile([from(defaults, 'embeddings')]);
     const directory = path.join(work, 'composed');
 
-    const first = writeComposedModelsFile(text, directory);
-    const second = writeComposedModelsFile(text, directory);
+    const first = await writeComposedModelsFile(text, directory);
+    const second = await writeComposedModelsFile(text, directory);
 
     expect(second).toBe(first);
     expect(readFileSync(first, 'utf8')).toBe(text);
@@ -102,7 +102,7 @@ describe('the composed models file', () => {
     expect(path.basename(first)).toMatch(/^models-[0-9a-f]{16}\.yaml$/);
   });
 
-  it('refuses a name that two files give to different models', () => {
+  it('refuses a name that two files give to different models', async () => {
     const defaults = file('models.yaml', [
       'models:',
       '  - id: qwen',
@@ -119,10 +119,12 @@ describe('the composed models file', () => {
     ]);
     const text = composeModelsFile([from(defaults, 'chat'), from(starter, 'embeddings')]);
 
-    expect(() => writeComposedModelsFile(text, path.join(work, 'composed'))).toThrow(
+    await expect(writeComposedModelsFile(text, path.join(work, 'composed'))).rejects.toThrow(
       ModelsFileError,
     );
-    expect(() => writeComposedModelsFile(text, path.join(work, 'composed'))).toThrow(/gpt-4o-mini/);
+    await expect(writeComposedModelsFile(text, path.join(work, 'composed'))).rejects.toThrow(
+      /gpt-4o-mini/,
+    );
   });
 });
 
@@ -131,7 +133,7 @@ describe('config/models.yaml with config/models.starter.yaml', () => {
   const starter = loadModelsFile(path.join(repoRoot(), 'config', 'models.starter.yaml'));
   const capabilities = CAPABILITIES.filter((capability) => modelsFor(defaults, capability).length);
 
-  it('compose without a clash, whichever capabilities fall back to the starter', () => {
+  it('compose without a clash, whichever capabilities fall back to the starter', async () => {
     const work = mkdtempSync(path.join(os.tmpdir(), 'tessera-composed-'));
     try {
       for (let fallback = 0; fallback < 2 ** capabilities.length; fallback++) {
@@ -145,7 +147,7 @@ describe('config/models.yaml with config/models.starter.yaml', () => {
           };
         });
         expect(served.every(({ models }) => models.length > 0)).toBe(true);
-        const composed = writeComposedModelsFile(composeModelsFile(served), work);
+        const composed = await writeComposedModelsFile(composeModelsFile(served), work);
         expect(loadModelsFile(composed).models.map((spec) => spec.id)).toEqual(
           served.flatMap(({ models }) => models.map((spec) => spec.id)),
         );

@@ -4,9 +4,10 @@
 // a name that is its content's hash, so starts that compose the same file share it and a start
 // never rewrites a file that running services read.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { companionSpecs, parseModelsFile, type ModelSpec } from '@tessera/models';
+import { writeFileAtomically } from '@tessera/models/store';
 import { stringify } from 'yaml';
 import type { ServedCapability } from './served-models.resolver';
 
@@ -24,16 +25,12 @@ export function composeModelsFile(served: readonly ServedCapability[]): string {
 }
 
 /** Validates `text` and writes it into `directory`; returns the file's path. */
-export function writeComposedModelsFile(text: string, directory: string): string {
+export async function writeComposedModelsFile(text: string, directory: string): Promise<string> {
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
   const file = path.join(directory, `models-${hash}.yaml`);
   // A clash of ids or aliases between the files, or any other problem, stops the start here.
   parseModelsFile(text, file);
-  if (existsSync(file)) return file;
-  mkdirSync(directory, { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, text);
-  renameSync(partial, file);
+  if (!existsSync(file)) await writeFileAtomically(file, text);
   return file;
 }
 

@@ -88,7 +88,10 @@ async function serveDefaultModels(modelsFile: string, starterFile: string): Prom
   );
   const servedFile = served.every(({ file }) => file === defaults)
     ? modelsFile
-    : writeComposedModelsFile(composeModelsFile(served), path.join(store.cacheDir, 'composed'));
+    : await writeComposedModelsFile(
+        composeModelsFile(served),
+        path.join(store.cacheDir, 'composed'),
+      );
   const banner = renderServedModelsBanner(served, {
     modelsFile: servedFile,
     fixturesDir: FIXTURES_DIR,

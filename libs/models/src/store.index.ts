@@ -16,3 +16,4 @@ export {
 export type { HubReachability } from './hub-reachability.probe';
 export { formatByteSize } from './byte-size.format';
 export { RegistryBuildError, type RegistryBuildFailure } from './registry-build.error';
+export { writeFileAtomically } from './hub-cache.layout';
